@@ -57,12 +57,12 @@ export function clientRoleDriver(config: ClientRunConfig): RoleDriver {
       if (browser === null) return clientPeer(config, command, server, context);
       return browserPeer(config, browser, server, context);
     },
-    async writeReports(concluded) {
+    async writeReports(concluded, view) {
       if (server === null) return [];
       server.adopt(concluded);
       // Skipped when the client's own /updateReports already wrote every result (Autobahn's drivers end so);
       // never under the profile, whose verdicts the run decides after the client may have written them.
-      await server.updateReports({ onlyIfChanged: !config.robustness }).catch((err: unknown) => {
+      await server.updateReports({ onlyIfChanged: !config.robustness, view }).catch((err: unknown) => {
         logger?.error({ err }, 'writing the case reports failed');
       });
       return [...server.results.keys()];

@@ -9,7 +9,7 @@
  */
 import type { Logger } from 'pino';
 import type { CatalogueCase } from '../cases/types.js';
-import type { CaseResult } from '../model/report.js';
+import type { CaseResult, GateView } from '../model/report.js';
 import type { TlsSetup } from '../tls/setup.js';
 import type { CaseOutcome } from '../peer/outcome.js';
 import type { PeerWatch } from '../peer/watch.js';
@@ -89,7 +89,7 @@ export interface RoleDriver {
    * results as the run concluded them (a robustness case's one verdict), in place of the ones its
    * peer played with the same agent and id.
    */
-  writeReports(concluded: readonly CaseResult[]): Promise<string[]>;
+  writeReports(concluded: readonly CaseResult[], view: GateView): Promise<string[]>;
   /** The run record's own fields for this role (summary.json names a server role; the client role is the default). */
   readonly recordRole: { role?: 'server' };
 }

@@ -59,11 +59,12 @@ export function serverRoleDriver(config: ServerRunConfig): RoleDriver {
       results.set(peer.agent, peer.results);
       return peer;
     },
-    async writeReports(concluded) {
+    async writeReports(concluded, view) {
       for (const r of concluded) if (results.get(r.agent)?.has(r.id) === true) results.get(r.agent)?.set(r.id, r);
       // A server with no result (unreachable, or every case excluded for it) has no entry, as in Autobahn.
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
-      const collisions = await writeReports(config.outdir, recorded, selected, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      const meta = { generatedAt: new Date().toISOString(), toolVersion: VERSION, ...view, repro: config.repro.record };
+      const collisions = await writeReports(config.outdir, recorded, selected, meta);
       for (const c of collisions) process.stderr.write(`${collisionNotice(c)}\n`);
       return [...recorded.keys()];
     },

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { catalogueFor, everyCase } from '../catalogue/registry.js';
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside } from '../report/files.js';
-import type { CaseResult, GateCase, GateRun } from '../model/report.js';
+import type { CaseResult, GateCase, GateRun, GateView } from '../model/report.js';
+import { gateView } from '../explain/run.js';
 import { writeReports } from '../report/writer.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../errors.js';
@@ -133,6 +134,7 @@ export async function mergeRuns(options: MergeOptions, out: NodeJS.WritableStrea
     {
       generatedAt: new Date().toISOString(),
       toolVersion: VERSION,
+      ...mergedView(merged, [...results.keys()]),
     },
   );
   const count = (st: string): number => merged.filter((c) => c.status === st).length;
@@ -165,6 +167,15 @@ function mergedTls(summaries: readonly Summary[]): { tls?: NonNullable<Summary['
  * agent's cases in catalogue order and numbered as one run would number them; with several agents
  * each case names its agent, and the report files are named as one run of them all would name them.
  */
+/** The gate's cells and causes of the merged cases, per agent (a lone agent's cases labelled by id alone, as the run's were). */
+function mergedView(merged: readonly GateCase[], agents: readonly string[]): GateView {
+  const unlabelled = (c: GateCase): GateCase => {
+    const { agent: _agent, ...rest } = c;
+    return rest;
+  };
+  return gateView(agents.map((agent) => ({ agent, cases: merged.filter((c) => c.agent === agent).map((c) => (agents.length > 1 ? c : unlabelled(c))) })));
+}
+
 async function mergeCases(
   summaries: readonly Summary[],
   inputs: readonly string[],

@@ -2,6 +2,7 @@
  * The report model: the single source of truth every renderer (JSON, HTML, JUnit, console) reads.
  * Field names are Autobahn|Testsuite's, so tools that read its per-case reports keep working.
  */
+import type { CauseGroup } from './explanation.js';
 import type { AttackRecord, Figure } from './figures.js';
 import type { NotRunFact, PeerDeath } from './peer.js';
 import type { CloseVerdict, OutcomeVerdict } from './verdicts.js';
@@ -140,6 +141,24 @@ export interface CaseInfo {
 
 /** What the gate concluded for one case (both verdict axes, the client process, and the rule applied). */
 export type GateStatus = 'passed' | 'failed' | 'skipped';
+
+/** The gate's word on one case, as the HTML index shows it beside Autobahn's two verdicts. */
+export interface GateCell {
+  readonly status: GateStatus;
+  /** The cause's title, in a few words, for a failed case with an explanation; else null. */
+  readonly cause: string | null;
+  /** Why, in full (the explanation, or the gate's reason); '' for a passed case. */
+  readonly why: string;
+}
+
+/** The gate's cells of a run, per agent and case id: what index.html counts (summary.json's counts). */
+export type GateIndex = ReadonlyMap<string, ReadonlyMap<string, GateCell>>;
+
+/** What the gate concluded, for the reports written after it: each case's cell and the run's causes. */
+export interface GateView {
+  readonly gate: GateIndex;
+  readonly causes: readonly CauseGroup[];
+}
 
 /** The client process of one case (per-case mode) as the gate saw it. Output is bounded. */
 export interface ClientRun {

@@ -4,7 +4,7 @@
  */
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside, writeFileAtomic, type AgentFileCollision } from './files.js';
 import { caseReportHtml } from './html/case.js';
-import { indexHtml } from './html/index.js';
+import { indexHtml, type IndexMeta } from './html/index.js';
 import { caseReportJson, indexJson } from './json.js';
 import type { CaseInfo, CaseResult } from '../model/report.js';
 import { releaseMemoryNow } from '../util/memory.js';
@@ -33,26 +33,39 @@ async function runBounded(tasks: readonly (() => Promise<void>)[], limit: number
   if (failure !== null) throw (failure as { err: unknown }).err;
 }
 
+/** What the pages are given beyond the results: the index's (IndexMeta), and whether recordings were kept for `wsgate repro`. */
+export interface ReportMeta extends IndexMeta {
+  /** The run kept recordings of its non-passing cases: their pages say how to reproduce them. */
+  readonly repro?: boolean;
+}
+
 /**
  * Writes every per-case `.json`/`.html`, then `index.html` and `index.json`, into outdir (created if
- * needed). Returns the agents whose file names had to be told apart (see agentFilePrefixes).
+ * needed); with `indexOnly`, index.html alone (the gate's cells added to a set a client already had
+ * written). Returns the agents whose file names had to be told apart (see agentFilePrefixes).
  */
 export async function writeReports(
   outdir: string,
   results: ReadonlyMap<string, ReadonlyMap<string, CaseResult>>,
   catalogue: readonly CaseInfo[],
-  meta: { generatedAt: string; toolVersion: string },
+  meta: ReportMeta,
+  options: { indexOnly?: boolean } = {},
 ): Promise<AgentFileCollision[]> {
   releaseMemoryNow();
   await makeDirectory(outdir);
   const { prefixes, collisions } = agentFilePrefixes(results.keys());
+  if (options.indexOnly === true) {
+    await writeFileAtomic(resolveInside(outdir, 'index.html'), indexHtml(results, catalogue, meta, prefixes));
+    return collisions;
+  }
   const tasks: (() => Promise<void>)[] = [];
+  const several = results.size > 1;
   for (const [agent, cases] of results) {
     for (const [caseId, result] of cases) {
       const base = caseReportBase(prefixes.get(agent) ?? '', caseId);
       // Rendering happens inside the task, so only the files in flight are held in memory.
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.json`), caseReportJson(result)));
-      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result)));
+      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result, { repro: meta.repro === true, several })));
     }
   }
   await runBounded(tasks, CONCURRENCY);

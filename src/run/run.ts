@@ -22,6 +22,7 @@ import { agentFilePrefixes, caseReportBase } from '../report/files.js';
 import { ReproKeeper } from '../repro/keeper.js';
 import { prepareTls, type TlsSetup } from '../tls/setup.js';
 import { Progress } from '../report/progress.js';
+import { gateView } from '../explain/run.js';
 import { checkOutputs, startMeter } from './resources.js';
 import { PeerWatch } from '../peer/watch.js';
 
@@ -63,7 +64,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     }
   } catch (err) {
     // A fault of wsgate's own mid-run (not bad input): the results the peers gave are still written.
-    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested)).catch(() => undefined);
+    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested), gateView(tested)).catch(() => undefined);
     throw err;
   } finally {
     secure?.dispose();
@@ -81,7 +82,7 @@ export async function runGate(config: RunConfig, io: GateIo, ending?: RunEnding)
     strict: config.strict,
     cases: withReportFiles(
       tested.flatMap((t) => t.cases),
-      await driver.writeReports(concludedResults(tested)),
+      await driver.writeReports(concludedResults(tested), gateView(tested)),
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? 'interrupted') : cutShort(tested),
     resources: meter.resources(totalCpu(peerCpu)),

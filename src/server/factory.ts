@@ -72,9 +72,10 @@ export function createServer(options: {
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
     ...(options.judge === undefined ? {} : { judge: options.judge }),
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
-    writeReports: async () => {
+    writeReports: async (view, indexOnly) => {
       const [{ writeReports }, { collisionNotice }] = await Promise.all([import('../report/writer.js'), import('../report/files.js')]);
-      const collisions = await writeReports(options.outdir, server.results, info, { generatedAt: new Date().toISOString(), toolVersion: VERSION });
+      const meta = { generatedAt: new Date().toISOString(), toolVersion: VERSION, ...(view ?? {}), repro: options.keepRecordings === true };
+      const collisions = await writeReports(options.outdir, server.results, info, meta, { indexOnly });
       // Said once per set of colliding agents, however often the reports are rewritten.
       for (const c of collisions) {
         const line = collisionNotice(c);

@@ -18,7 +18,7 @@ import type http2 from 'node:http2';
 import type net from 'node:net';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
-import type { CaseResult } from '../model/report.js';
+import type { CaseResult, GateView } from '../model/report.js';
 import type { CatalogueCase, ScriptedCase } from '../cases/types.js';
 import { scriptedCase } from '../cases/define.js';
 import { Opcode } from '../protocol/constants.js';
@@ -47,8 +47,11 @@ export interface FuzzingServerOptions {
   protocolOptions: ServerProtocolOptions;
   /** How long /getCaseStatus waits for a result before answering "MISSING". */
   statusWaitMs: number;
-  /** Writes the reports; called by /updateReports. */
-  writeReports: () => Promise<void>;
+  /**
+   * Writes the reports; called by /updateReports. `view`: the gate's cells and causes, once a run
+   * concluded (index.html shows them); `indexOnly`: index.html alone (no result changed since).
+   */
+  writeReports: (view: GateView | null, indexOnly: boolean) => Promise<void>;
   logger: Logger;
   /** exclude-agent-cases: true leaves the case out for the agent; /runCase then closes at once, no result ('caseSkipped'), as Autobahn. */
   skipCase?: (agent: string, id: string) => boolean;
@@ -206,18 +209,26 @@ export class FuzzingServer extends EventEmitter {
 
   /** Results were recorded or forgotten since the reports were last written (or never written). */
   private resultsChanged = true;
+  /** The gate's cells and causes, once the run concluded (null before, and always under `serve`). */
+  private view: GateView | null = null;
 
   /**
    * Writes the reports, one write at a time. With onlyIfChanged, a write is skipped when no result
    * changed since the last one: a client driver that ends with /updateReports (as Autobahn's do)
    * then does not have the gate write the same thousand files again.
    */
-  updateReports(options: { onlyIfChanged?: boolean } = {}): Promise<void> {
+  updateReports(options: { onlyIfChanged?: boolean; view?: GateView } = {}): Promise<void> {
     const next = this.reportChain.then(async () => {
-      if (options.onlyIfChanged === true && !this.resultsChanged) return;
+      const viewChanged = options.view !== undefined && options.view !== this.view;
+      if (options.view !== undefined) this.view = options.view;
+      if (options.onlyIfChanged === true && !this.resultsChanged) {
+        // The results are on disk as they are: the gate's cells go into index.html alone.
+        if (viewChanged) await this.options.writeReports(this.view, true);
+        return;
+      }
       this.resultsChanged = false;
       try {
-        await this.options.writeReports();
+        await this.options.writeReports(this.view, false);
       } catch (err) {
         this.resultsChanged = true;
         throw err;

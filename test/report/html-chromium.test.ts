@@ -82,7 +82,7 @@ test('index.html in headless Chromium: no console errors, the counts of index.js
   assert.equal(failingRows, count('FAILED'));
 
   // A case link opens that case's page.
-  const href = /<td class="case_failed"><a href="([^"]+)">Fail<\/a>/.exec(dom)?.[1];
+  const href = /<td class="case_failed"[^>]*><a href="([^"]+)">Fail<\/a>/.exec(dom)?.[1];
   assert.ok(href !== undefined, 'no link on a failed case');
   const target = Object.entries(cases).find(([, c]) => c.reportfile.replace(/\.json$/, '.html') === href);
   assert.ok(target !== undefined, `${href} is no case's report`);
@@ -233,7 +233,9 @@ test('a run of a subset: index.html holds exactly its cases (no Missing row, no 
     );
     assert.deepEqual([...new Set(rows.filter((r) => r.kind !== 'case').map((r) => r.text.split(' ')[0]))], ['2', '6', '6.2']);
     assert.equal(await page.locator('#agent_case_results .case_missing').count(), 0);
-    assert.equal((await page.locator('#agent_summary tr').nth(1).locator('td').last().innerText()).trim(), '0', 'Missing in the summary');
+    // The gate's counts: every selected case, all passed; Autobahn's (folded) count none Missing.
+    assert.deepEqual(await page.locator('#gate_summary tr').nth(1).locator('td').allInnerTexts(), ['wsgate-reference-ws', '15', '15', '0', '0']);
+    assert.equal(((await page.locator('#agent_summary tr').nth(1).locator('td').last().textContent()) ?? '').trim(), '0', 'Missing in the summary');
     assert.deepEqual(
       await page.$$eval('#test_case_descriptions h3', (hs) => hs.map((h) => h.textContent)),
       selected.map((id) => `Case ${id}`),
@@ -311,4 +313,117 @@ test('a run with failures opens on them at 1280×800: the causes, then the faili
     const onPhone = await page.locator('#failure_causes').boundingBox();
     assert.ok(onPhone !== null && onPhone.y < 844 - 100, `390×844: the causes start at y ${Math.round(onPhone?.y ?? 0)}`);
   });
+});
+
+/** What the matrix looks like in the page, measured in it (MEASURE_MATRIX). */
+interface Measured {
+  headings: string[];
+  failing: { id: string | null; cause: string; why: string }[];
+  /** Words of headings and agent names laid out across two lines (a word split). */
+  split: number;
+  pageWidth: number;
+  matrixWidth: number;
+  mainWidth: number;
+}
+
+/** Runs in the page (a string: this project's TypeScript has no DOM types). */
+const MEASURE_MATRIX = `(() => {
+  const trs = [...document.querySelectorAll('#agent_case_results tr')];
+  const splitWords = (el) => {
+    const text = el.firstChild;
+    if (text === null || text.nodeType !== 3) return 0;
+    let split = 0;
+    for (const m of (text.textContent ?? '').matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(text, m.index);
+      r.setEnd(text, m.index + m[0].length);
+      if (r.getClientRects().length > 1) split += 1;
+    }
+    return split;
+  };
+  return {
+    headings: trs.filter((tr) => tr.classList.contains('case_category_row')).map((tr) => tr.querySelector('th')?.textContent ?? ''),
+    failing: trs
+      .filter((tr) => tr.classList.contains('agent_case_result_row') && tr.classList.contains('has_failure'))
+      .map((tr) => ({ id: tr.getAttribute('data-case'), cause: tr.querySelector('.cause')?.textContent ?? '', why: tr.querySelector('[title]')?.getAttribute('title') ?? '' })),
+    split: [...document.querySelectorAll('#agent_case_results .title, #agent_case_results th.agent')].reduce((n, el) => n + splitWords(el), 0),
+    pageWidth: document.documentElement.scrollWidth,
+    matrixWidth: document.querySelector('#agent_case_results')?.getBoundingClientRect().width ?? 0,
+    mainWidth: document.querySelector('main')?.clientWidth ?? 0,
+  };
+})()`;
+
+test("the report is the gate, at 1280 and 390 px: the gate's counts, every failing row with its cause, one heading per group, no word split, no sideways scroll on a phone, causes linking to their cases", {
+  skip: needs('chromium'),
+}, async () => {
+  const outdir = await tempDir();
+  // A client of our own wrong in three ways (no UTF-8 check, close codes echoed, fragmented pings answered): several causes.
+  const res = await runCli([
+    'run',
+    '--client',
+    fixtureCommand('careless'),
+    '--url',
+    'ws://127.0.0.1:0',
+    '--jobs',
+    '4',
+    '--outdir',
+    outdir,
+    '--cases',
+    '2.*',
+    '3.*',
+    '5.*',
+    '6.4.*',
+    '7.9.*',
+  ]);
+  assert.equal(res.code, 1, res.stdout + res.stderr);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as { cases: { id: string; status: string }[] };
+  const count = (st: string): string => String(summary.cases.filter((c) => c.status === st).length);
+  const failed = summary.cases.filter((c) => c.status === 'failed').map((c) => c.id);
+  assert.ok(failed.length >= 20, failed.join(' '));
+  const browser = await launchBrowser();
+  try {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(`file://${path.join(outdir, 'index.html')}#all`);
+      assert.deepEqual(await page.locator('#gate_summary tr').nth(1).locator('td').allInnerTexts(), [
+        'client',
+        String(summary.cases.length),
+        count('passed'),
+        count('failed'),
+        count('skipped'),
+      ]);
+      const seen = await page.evaluate<Measured>(MEASURE_MATRIX);
+      assert.deepEqual(
+        seen.headings.map((h) => h.split(' ')[0]),
+        ['2', '3', '5', '6', '7'],
+        'one heading per group',
+      );
+      assert.deepEqual(
+        seen.failing.map((f) => f.id),
+        failed,
+      );
+      for (const f of seen.failing) assert.ok(f.cause.length > 3 && f.why.length > 20, `${f.id}: no cause or why (${JSON.stringify(f)})`);
+      assert.equal(seen.split, 0, `${width} px: words split across lines`);
+      assert.ok(seen.pageWidth <= width, `${width} px: the page is ${seen.pageWidth} px wide`);
+      if (width === 1280) assert.ok(seen.matrixWidth >= 0.9 * (seen.mainWidth - 48), `the matrix is ${seen.matrixWidth} px of ${seen.mainWidth}`);
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.goto(`file://${path.join(outdir, 'index.html')}`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `index-gate-${width}.png`) });
+      await page.close();
+    }
+    // Every case the causes list links to its page, which says how to reproduce it.
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(outdir, 'index.html')}`);
+    const links = await page.$$eval('#failure_causes td.which a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+    assert.deepEqual(links.map(([id]) => id).sort(), [...failed].sort());
+    for (const [id, href] of links) {
+      const html = await readFile(path.join(outdir, href ?? ''), 'utf8');
+      assert.match(html, new RegExp(`wsgate repro ${(id ?? '').replaceAll('.', '\\.')} --from \\.`), `${href}`);
+    }
+  } finally {
+    await browser.close();
+  }
 });

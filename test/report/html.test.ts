@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { caseReportHtml } from '../../src/report/html/case.js';
 import { indexHtml } from '../../src/report/html/index.js';
-import type { CaseInfo, CaseResult } from '../../src/model/report.js';
+import type { CaseInfo, CaseResult, GateCell, GateIndex } from '../../src/model/report.js';
+import type { CauseGroup } from '../../src/model/explanation.js';
 import type { OutcomeVerdict } from '../../src/model/verdicts.js';
 import { elementById, referenceResult, textContent } from './helpers.js';
 
@@ -284,18 +285,20 @@ function results(): Map<string, Map<string, CaseResult>> {
   ]);
 }
 
-test('indexHtml: agent columns sorted, category and subcategory rows', () => {
+test('indexHtml: agent columns sorted, the group heading once per group, subcategory rows', () => {
   const html = indexHtml(results(), CATALOGUE, { generatedAt: '2026-11-21T23:30:00.000Z', toolVersion: '0.1.0' });
   const table = elementById(html, 'agent_case_results');
   const rows = rowsOf(table);
   assert.deepEqual(rows[0], ['1 Framing', 'My Agent', 'zeta']);
   assert.deepEqual(rows[1], ['1.1 Text Messages']);
   assert.equal(rows[2]?.[0], 'Case 1.1.1');
-  assert.deepEqual(rows[4], ['1 Framing', 'My Agent', 'zeta']);
-  assert.deepEqual(rows[5], ['1.2 Binary Messages']);
+  // The next subgroup of the same group: its own heading, not the group's again.
+  assert.deepEqual(rows[4], ['1.2 Binary Messages']);
+  assert.equal(rows[5]?.[0], 'Case 1.2.1');
   // Groups without subcategories get the category row only.
-  assert.deepEqual(rows[7], ['2 Pings/Pongs', 'My Agent', 'zeta']);
-  assert.equal(rows[8]?.[0], 'Case 2.1');
+  assert.deepEqual(rows[6], ['2 Pings/Pongs', 'My Agent', 'zeta']);
+  assert.equal(rows[7]?.[0], 'Case 2.1');
+  assert.equal(rows.filter((r) => r[0] === '1 Framing').length, 1);
   assert.match(html, /Summary report generated on 2026-11-21T23:30:00\.000Z by wsgate v0\.1\.0/);
 });
 
@@ -306,10 +309,11 @@ test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented
     assert.ok(m, `row ${id}`);
     return m[1] ?? '';
   };
-  // My Agent (first column) has only 1.1.1, with a failed closing.
+  // My Agent (first column) has only 1.1.1, with a failed closing: its cause under the verdict, the
+  // whole why a hover away, and the code the peer sent (None) beside "Fail".
   assert.match(
     row('1.1.1'),
-    /<td class="case_ok"><a href="my_agent_case_1_1_1\.html">Pass<\/a><\/td><td class="close case_failed"><span class="close_code">Fail<\/span><\/td>/,
+    /<td class="case_ok" title="[^"]+"><a href="my_agent_case_1_1_1\.html">Pass<\/a><span class="cause">[^<]+<\/span><\/td><td class="close case_failed"><span class="close_code">Fail · None<\/span><\/td>/,
   );
   assert.match(
     row('1.1.1'),
@@ -320,7 +324,10 @@ test('indexHtml: behavior and close cells per outcome, Missing and Unimplemented
     row('1.1.2'),
     /case_non_strict"><a href="zeta_case_1_1_2\.html">Non-Strict<\/a><\/td><td class="close case_non_strict"><span class="close_code">1002</,
   );
-  assert.match(row('1.2.1'), /class="case_failed"><a [^>]*>Fail<\/a><\/td><td class="close case_failed"><span class="close_code">Unclean</);
+  assert.match(
+    row('1.2.1'),
+    /class="case_failed" title="[^"]+"><a [^>]*>Fail<\/a><span class="cause">[^<]+<\/span><\/td><td class="close case_failed"><span class="close_code">Unclean · None</,
+  );
   assert.match(row('2.1'), /<td class="case_unimplemented" colspan="2">Unimplemented<\/td>/);
   assert.match(row('2.2'), />Info<\/a><\/td><td class="close case_info"><span class="close_code">1000</);
   assert.equal((row('6.9.2').match(/>Missing</g) ?? []).length, 2);
@@ -335,7 +342,7 @@ test('indexHtml: rows with a failure on either axis carry has_failure, and so do
   // The failing view keeps every row marked has_failure: the two headings above each failing row's
   // group, never the headings of 2 (Pings/Pongs) or 6.9 (no failure there).
   const kept = rowsOf([...html.matchAll(/<tr class="[^"]*\bhas_failure\b[^"]*"[^>]*>[\s\S]*?<\/tr>/g)].map((m) => m[0]).join('\n')).map((r) => r[0]);
-  assert.deepEqual(kept, ['1 Framing', '1.1 Text Messages', 'Case 1.1.1', '1 Framing', '1.2 Binary Messages', 'Case 1.2.1']);
+  assert.deepEqual(kept, ['1 Framing', '1.1 Text Messages', 'Case 1.1.1', '1.2 Binary Messages', 'Case 1.2.1']);
   assert.match(
     html,
     /<p class="filters" id="failing"><span id="all"><\/span>2 of 6 cases with a failure\. <span class="view_failing">Showing them only, under their groups' headings\. <a href="#all">Show all 6 cases<\/a><\/span>/,
@@ -387,4 +394,69 @@ test('indexHtml: descriptions of all the cases given, with anchors and line brea
   assert.ok(html.includes('Receive echo&#39;ed text message (with empty payload).<br>Clean close with normal code.'));
   assert.match(html, /id="legend"[\s\S]*Missing/);
   assert.doesNotMatch(html, /<script|<link|src=|@import|url\(/i);
+});
+
+test("indexHtml with the gate's cells: its counts (summary.json's) first, Autobahn's one-axis counts labelled, the rows and causes the gate failed", () => {
+  const cell = (status: GateCell['status'], cause: string | null = null, why = ''): GateCell => ({ status, cause, why });
+  // zeta: --strict failed the NON-STRICT 1.1.2; 2.1 was not run (skipped); 6.9.2 has no result and failed.
+  const gate: GateIndex = new Map([
+    [
+      'zeta',
+      new Map([
+        ['1.1.1', cell('passed')],
+        ['1.1.2', cell('failed', 'a non-strict answer', 'NON-STRICT fails under --strict')],
+        ['1.2.1', cell('failed', 'a binary message mangled', 'the echo differed at byte 3')],
+        ['2.1', cell('skipped')],
+        ['2.2', cell('passed')],
+        ['6.9.2', cell('failed', 'the client command could not be started', 'no result: spawn ENOENT')],
+      ]),
+    ],
+  ]);
+  const causes: CauseGroup[] = [
+    { key: 'mangled', title: 'a binary message mangled', requirement: { rfc: 'RFC 6455 §6.2', text: 'deliver it whole' }, cases: ['1.2.1'], ranges: '1.2.1' },
+    {
+      key: 'no-client',
+      title: 'the client command could not be started',
+      requirement: { rfc: '', text: 'a run-level fault' },
+      cases: ['6.9.2'],
+      ranges: '6.9.2',
+    },
+  ];
+  const zeta = new Map([...results()].filter(([a]) => a === 'zeta'));
+  const html = indexHtml(zeta, CATALOGUE, { generatedAt: 't', toolVersion: 'v', gate, causes });
+  assert.deepEqual(rowsOf(elementById(html, 'gate_summary')), [
+    ['Agent', 'Cases', 'Passed', 'Failed', 'Skipped'],
+    ['zeta', '6', '2', '3', '1'],
+  ]);
+  assert.match(html, /<details class="axis"><summary>Autobahn's outcome counts: the behavior axis only, as Autobahn's own report counts/);
+  assert.ok(html.indexOf('id="gate_summary"') < html.indexOf('id="agent_summary"'));
+  // The failing view keeps what the gate failed: 1.1.2 (Non-Strict, failed by --strict), 1.2.1, 6.9.2 (no result).
+  const failing = [...html.matchAll(/<tr class="agent_case_result_row[^"]*\bhas_failure\b[^"]*" data-case="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(failing, ['1.1.2', '1.2.1', '6.9.2']);
+  assert.match(
+    html,
+    /<td class="case_non_strict" title="NON-STRICT fails under --strict"><a href="zeta_case_1_1_2\.html">Non-Strict<\/a><span class="cause">a non-strict answer<\/span>/,
+  );
+  assert.match(
+    html,
+    /<td class="case_missing" colspan="2" title="no result: spawn ENOENT">Missing<span class="cause">the client command could not be started<\/span><\/td>/,
+  );
+  // The causes: each case a link to its page (one with no result: to its description); a run-level fault has no RFC.
+  const table = elementById(html, 'failure_causes');
+  assert.match(table, /<td class="which"><a href="zeta_case_1_2_1\.html">1\.2\.1<\/a><\/td><td>RFC 6455 §6\.2: deliver it whole<\/td>/);
+  assert.match(table, /<td class="which"><a href="#case_desc_6_9_2">6\.9\.2<\/a><\/td><td>a run-level fault<\/td>/);
+});
+
+test('caseReportHtml: a case that did not pass says how to reproduce it when the run kept recordings; the agent named when several ran', () => {
+  const failed: CaseResult = { ...referenceResult('6.9.2'), id: '5.15', behavior: 'FAILED' };
+  assert.match(
+    caseReportHtml(failed, { repro: true }),
+    /<dt>Reproduce<\/dt><dd><code class="repro">wsgate repro 5\.15 --from \.<\/code> in this report's directory/,
+  );
+  assert.match(
+    caseReportHtml({ ...failed, agent: 'My Agent' }, { repro: true, several: true }),
+    /wsgate repro 5\.15 --from \. --agent &#39;My Agent&#39;<\/code>|wsgate repro 5\.15 --from \. --agent 'My Agent'<\/code>/,
+  );
+  assert.doesNotMatch(caseReportHtml(failed, { repro: false }), /wsgate repro/);
+  assert.doesNotMatch(caseReportHtml(referenceResult('6.9.2'), { repro: true }), /wsgate repro/);
 });

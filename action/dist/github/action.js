@@ -30080,6 +30080,18 @@ function explanationOf(c5) {
   }
   return e;
 }
+function gateView(tested) {
+  const gate = /* @__PURE__ */ new Map();
+  for (const { agent, cases: cases2 } of tested) {
+    const cells = /* @__PURE__ */ new Map();
+    for (const c5 of cases2) {
+      const e = c5.status === "failed" ? explanationOf(c5) : null;
+      cells.set(c5.id, { status: c5.status, cause: e?.cause.title ?? null, why: e?.text ?? c5.reason });
+    }
+    gate.set(agent, cells);
+  }
+  return { gate, causes: runCauses({ cases: tested.flatMap((t) => t.cases) }) };
+}
 function runCauses(run) {
   const explained = [];
   for (const c5 of run.cases) {
@@ -42049,18 +42061,35 @@ function cell(s, max = 300) {
 }
 function annotations(run, max = MAX_ERROR_ANNOTATIONS) {
   const failing = run.cases.filter(isFailing);
-  const out = failing.slice(0, max).map((c5) => {
-    const title = `wsgate ${caseLabel(c5)}: ${verdicts(c5)}`;
-    const report = c5.reportBase === null ? "" : `
-Report: ${c5.reportBase}.html`;
-    const why = explanationOf(c5)?.text ?? c5.reason;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c5.id} failed for agent ${c5.agent ?? run.agent}: ${why}${report}`)}`;
+  const byLabel = new Map(failing.map((c5) => [caseLabel(c5), c5]));
+  const causes = runCauses(run);
+  const explained = new Set(causes.flatMap((g) => g.cases));
+  const items = [
+    ...causes.map((g) => ({
+      title: g.title,
+      cases: g.cases.flatMap((l) => byLabel.get(l) ?? []),
+      requirement: g.requirement.rfc === "" ? g.requirement.text : `${g.requirement.rfc}: ${g.requirement.text}`
+    })),
+    ...failing.filter((c5) => !explained.has(caseLabel(c5))).map((c5) => ({ title: `${caseLabel(c5)}: ${verdicts(c5)}`, cases: [c5], requirement: "" }))
+  ].sort((a2, b) => b.cases.length - a2.cases.length);
+  const out = items.slice(0, max).map(({ title, cases: cases2, requirement }) => {
+    const first = cases2[0];
+    const n3 = cases2.length;
+    const which = n3 === 1 ? `Case ${caseLabel(first)}` : `${n3} cases: ${idRanges(cases2.map(caseLabel))}`;
+    const why = explanationOf(first)?.text ?? first.reason;
+    const report = first.reportBase === null ? "" : `
+Report: ${first.reportBase}.html`;
+    const text = `${which}${requirement === "" ? "" : `
+${requirement}`}
+${n3 === 1 ? "" : `First, ${caseLabel(first)}: `}${why}${report}`;
+    return `::error title=${escapeProperty(`wsgate: ${title}${n3 === 1 ? "" : ` (${n3} cases)`}`)}::${escapeData(text)}`;
   });
-  if (failing.length > max) {
-    const rest = failing.slice(max).map((c5) => caseLabel(c5));
-    const shown = rest.slice(0, 50).join(", ") + (rest.length > 50 ? ", \u2026" : "");
+  if (items.length > max) {
+    const rest = items.slice(max);
+    const cases2 = rest.reduce((sum, i2) => sum + i2.cases.length, 0);
+    const shown = rest.slice(0, 20).map((i2) => `${i2.title} (${i2.cases.length})`).join("; ") + (rest.length > 20 ? "; \u2026" : "");
     out.push(
-      `::notice title=${escapeProperty("wsgate: more failing cases")}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? "" : "s"}: ${shown} (see the job summary and junit.xml)`)}`
+      `::notice title=${escapeProperty("wsgate: more causes")}::${escapeData(`and ${rest.length} more cause${rest.length === 1 ? "" : "s"} (${cases2} failing case${cases2 === 1 ? "" : "s"}): ${shown} (see the job summary and junit.xml)`)}`
     );
   }
   const passing = run.cases.filter((c5) => c5.baseline?.state === "passing").map((c5) => c5.id);
@@ -42220,6 +42249,7 @@ var SUMMARY_LIMIT_BYTES, MAX_ERROR_ANNOTATIONS, STATUS_WORD;
 var init_markdown = __esm({
   "src/report/github/markdown.ts"() {
     "use strict";
+    init_causes();
     init_run();
     init_report();
     SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -42237,7 +42267,8 @@ var init_markdown = __esm({
 var publish_exports = {};
 __export(publish_exports, {
   publishToGithub: () => publishToGithub,
-  runOutputs: () => runOutputs
+  runOutputs: () => runOutputs,
+  shownPaths: () => shownPaths
 });
 import { appendFile } from "node:fs/promises";
 import path3 from "node:path";
@@ -42260,9 +42291,18 @@ async function publishToGithub(run, paths, env2, out) {
   for (const l of annotations(run)) out.write(`${l}
 `);
   const summaryFile = env2.GITHUB_STEP_SUMMARY;
-  if (summaryFile !== void 0 && summaryFile !== "") await append("GITHUB_STEP_SUMMARY", summaryFile, jobSummary(run, paths));
+  if (summaryFile !== void 0 && summaryFile !== "")
+    await append("GITHUB_STEP_SUMMARY", summaryFile, jobSummary(run, shownPaths(paths, env2.GITHUB_WORKSPACE)));
   const outputFile = env2.GITHUB_OUTPUT;
   if (outputFile !== void 0 && outputFile !== "") await append("GITHUB_OUTPUT", outputFile, outputLines(runOutputs(run, paths)));
+}
+function shownPaths(paths, workspace) {
+  if (workspace === void 0 || workspace === "") return paths;
+  const shown = (p) => {
+    const rel = path3.relative(workspace, path3.resolve(workspace, p));
+    return rel === "" ? "." : rel.startsWith("..") || path3.isAbsolute(rel) ? p : rel;
+  };
+  return { outdir: shown(paths.outdir), junit: shown(paths.junit), json: shown(paths.json) };
 }
 async function append(variable, file2, text) {
   try {
@@ -42499,7 +42539,7 @@ async function judgeReports(config2, io) {
   const run = {
     agent,
     startedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    durationMs: 0,
+    durationMs: judgedSpanMs(cases2),
     strict: config2.strict,
     cases: baseline === null ? cases2 : applyBaseline(cases2, agent, baseline),
     interrupted: null,
@@ -42519,6 +42559,14 @@ async function judgeReports(config2, io) {
     env: io.env ?? process.env,
     out: io.out
   });
+}
+function judgedSpanMs(cases2) {
+  const spans = cases2.flatMap((c5) => {
+    const at = c5.result === null ? Number.NaN : Date.parse(c5.result.started);
+    return Number.isFinite(at) && c5.result !== null ? [[at, at + c5.result.duration]] : [];
+  });
+  if (spans.length === 0) return 0;
+  return Math.max(...spans.map(([, end]) => end)) - Math.min(...spans.map(([start]) => start));
 }
 function expectedCases(config2, results, agent, indexFile) {
   if (config2.cases.length > 0 || config2.excludeCases.length > 0)
@@ -47617,16 +47665,19 @@ function trafficTable(stats) {
 ${rows2}
 </table></div>`;
 }
+function shellWord(s) {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
 function handshakeText(s) {
   return String(s).trim().replace(/\r\n/g, "\n");
 }
-function caseReportHtml(result) {
+function caseReportHtml(result, options = {}) {
   const outcome2 = CASE_OUTCOME[result.behavior] ?? CASE_FAIL;
   const title = `<p id="case_title" class="case_title ${outcome2.cls}">${escapeHtml(result.agent)} - <span class="case_id">Case ${escapeHtml(result.id)}</span> : <span class="outcome">${outcome2.text}</span> - <span class="case_time"><b>${pyInt(result.duration)}</b> ms @ ${escapeHtml(result.started)}</span></p>`;
   const body = `<header class="bar"><a href="index.html">&larr; Summary</a>wsgate case report</header>
 <main>
 ${title}
-${explanationSection(result)}${outcomeSections(result)}
+${explanationSection(result, options)}${outcomeSections(result)}
 ${connectionSections(result)}
 <section id="wire_statistics"><h2>Wire Statistics</h2>
 ${statsBlock(result)}
@@ -47640,16 +47691,19 @@ ${wirelogLines(result).map((l) => `<pre class="${l.cls}">${escapeHtml(l.text)}</
   const pageTitle = `${result.agent} - Case ${result.id} : ${outcome2.text}`;
   return page(pageTitle, CSS_CASE, body);
 }
-function explanationSection(result) {
+function explanationSection(result, options) {
   const e = explainResult(result);
   if (e === null) return "";
   const where = pointWords(e.at);
+  const agent = options.several === true ? ` --agent ${shellWord(result.agent)}` : "";
+  const repro = options.repro === true ? `
+<dt>Reproduce</dt><dd><code class="repro">wsgate repro ${escapeHtml(result.id)} --from .${escapeHtml(agent)}</code> in this report's directory (from elsewhere, give its path to --from): a plain-Node script that plays wsgate's side of this case byte for byte, to run against the peer or attach to an issue.</dd>` : "";
   return `<section id="case_explanation" data-cause="${escapeHtml(e.cause.key)}"><h2>Why: ${escapeHtml(e.cause.title)}</h2>
 <dl class="text_block">
 <dt>wsgate</dt><dd>${escapeHtml(e.did)}</dd>
 <dt>${escapeHtml(e.requirement.rfc)}</dt><dd>${escapeHtml(e.requirement.text)}</dd>
 <dt>The peer</dt><dd>${escapeHtml(e.peerDid)}${where === "" ? "" : ` (${escapeHtml(where)})`}</dd>
-<dt>Ending</dt><dd>${escapeHtml(e.ending)}</dd>
+<dt>Ending</dt><dd>${escapeHtml(e.ending)}</dd>${repro}
 </dl></section>
 `;
 }
@@ -47788,38 +47842,45 @@ function isFailing2(r) {
   const behaviorFails = (INDEX_BEHAVIOR[r.behavior]?.cls ?? "case_failed") === "case_failed";
   return behaviorFails || INDEX_CLOSE_WITH_CODE[r.behaviorClose] === void 0;
 }
-function resultCells(agentPrefix, caseId, r) {
-  if (r === void 0) return '<td class="case_missing" colspan="2">Missing</td>';
-  if (r.behavior === "UNIMPLEMENTED") return '<td class="case_unimplemented" colspan="2">Unimplemented</td>';
+function failureOf(r, gate) {
+  if (gate !== void 0) return gate.status === "failed" ? { cause: gate.cause ?? "failed", why: gate.why } : null;
+  if (r === void 0 || !isFailing2(r)) return null;
+  const e = explainResult(r);
+  return e === null ? null : { cause: e.cause.title, why: e.text };
+}
+function resultCells(agentPrefix, caseId, r, gate) {
+  const failure2 = failureOf(r, gate);
+  const hover = failure2 === null ? "" : ` title="${escapeHtml(failure2.why)}"`;
+  const cause = failure2 === null ? "" : `<span class="cause">${escapeHtml(failure2.cause)}</span>`;
+  if (r === void 0) return `<td class="case_missing" colspan="2"${hover}>Missing${cause}</td>`;
+  if (r.behavior === "UNIMPLEMENTED") return `<td class="case_unimplemented" colspan="2"${hover}>Unimplemented${cause}</td>`;
   const b = INDEX_BEHAVIOR[r.behavior] ?? { cls: "case_failed", text: "Fail" };
   const closeCls = INDEX_CLOSE_WITH_CODE[r.behaviorClose];
-  const close = closeCls !== void 0 ? { cls: closeCls, text: pyStr(r.remoteCloseCode) } : r.behaviorClose === "UNCLEAN" ? { cls: "case_failed", text: "Unclean" } : { cls: "case_failed", text: "Fail" };
+  const close = closeCls !== void 0 ? { cls: closeCls, text: pyStr(r.remoteCloseCode) } : { cls: "case_failed", text: `${r.behaviorClose === "UNCLEAN" ? "Unclean" : "Fail"} \xB7 ${pyStr(r.remoteCloseCode)}` };
   let detail = r.reportTime ? `${pyInt(r.duration)} ms` : "";
   if (r.reportCompressionRatio && r.trafficStats !== null) {
     detail += ` [${ratio(r.trafficStats.incomingCompressionRatio)}/${ratio(r.trafficStats.outgoingCompressionRatio)}]`;
   }
   const href = `${caseReportBase(agentPrefix, caseId)}.html`;
   const extra = detail === "" ? "" : `<br><span class="case_duration">${escapeHtml(detail.trim())}</span>`;
-  return `<td class="${b.cls}"><a href="${escapeHtml(href)}">${b.text}</a>${extra}</td><td class="close ${close.cls}"><span class="close_code">${escapeHtml(close.text)}</span></td>`;
+  return `<td class="${b.cls}"${hover}><a href="${escapeHtml(href)}">${b.text}</a>${cause}${extra}</td><td class="close ${close.cls}"><span class="close_code">${escapeHtml(close.text)}</span></td>`;
 }
 function indexHtml(results, catalogue2, meta3, prefixes = agentFilePrefixes(results.keys()).prefixes) {
   const agents = [...results.keys()].sort(compareCodePoints2);
-  const matrix = resultRows(results, catalogue2, agents, prefixes);
+  const gate = meta3.gate ?? null;
+  const matrix = resultRows(results, catalogue2, agents, prefixes, gate);
   const side = [...results.values()].some((byCase) => [...byCase.values()].some((r) => !r.isServer)) ? "server" : "client";
   const body = `<header class="bar" id="top">wsgate &middot; WebSocket ${side} conformance report</header>
 <main${matrix.failing > 0 ? ' class="opens_on_failures"' : ""}>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${escapeHtml(meta3.generatedAt)} by wsgate v${escapeHtml(meta3.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
-${tlsNote(results)}<table id="agent_summary">
-<tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
-${summaryRows(results, catalogue2, agents)}
-</table>
-${causesBlock(results, catalogue2, agents)}<h2>Results</h2>
+${tlsNote(results)}${summaryBlock(results, catalogue2, agents, gate)}
+${causesBlock(results, catalogue2, agents, prefixes, meta3)}<h2>Results</h2>
 ${filterLine(matrix.failing, catalogue2.length)}
 <p class="chips"><span class="case_ok">Pass</span><span class="case_non_strict">Non-Strict</span><span class="case_failed">Fail</span><span class="case_info">Info</span><span class="case_unimplemented">Unimplemented</span><span class="case_missing">Missing</span> <a href="#legend">what they mean</a></p>
-<table id="agent_case_results">
+<div class="scroll"><table id="agent_case_results">
 ${matrix.rows.join("\n")}
-</table>
+</table></div>
 <h2>Legend</h2>
 <table id="legend">
 <tr><td class="case_ok">Pass</td><td>The case ran and the peer behaved as required.</td></tr>
@@ -47828,7 +47889,8 @@ ${matrix.rows.join("\n")}
 <tr><td class="case_info">Info</td><td>Informational case: behaviour the protocol leaves open, reported without a verdict.</td></tr>
 <tr><td class="case_unimplemented">Unimplemented</td><td>The case is not implemented for this peer.</td></tr>
 <tr><td class="case_missing">Missing</td><td>The case was selected but has no result: it was excluded for this agent, or the peer never ran it. Cases the run did not select are not listed.</td></tr>
-<tr><td>Close column</td><td>The peer's close code (None: no code) when the closing was acceptable; &ldquo;Unclean&rdquo; or &ldquo;Fail&rdquo; otherwise.</td></tr>
+<tr><td>Close column</td><td>The peer's close code (None: no code); &ldquo;Unclean&rdquo; or &ldquo;Fail&rdquo; before it when the closing was not acceptable.</td></tr>
+<tr><td>Under a verdict</td><td>The cause of a case the gate failed, in a few words; hover for the whole why, click for the case's page.</td></tr>
 </table>
 <h2>Case Descriptions</h2>
 <div id="test_case_descriptions">
@@ -47844,28 +47906,49 @@ function filterLine(failing, selected) {
   }
   return `<p class="filters" id="failing"><span id="all"></span>${failing} of ${cases2(selected)} with a failure. <span class="view_failing">Showing them only, under their groups' headings. <a href="#all">Show all ${cases2(selected)}</a></span><span class="view_all">Showing all ${cases2(selected)}. <a href="#failing">Show the failing ${failing === 1 ? "one" : "ones"} only</a></span></p>`;
 }
-function causesBlock(results, catalogue2, agents) {
-  const explained = [];
+function causesBlock(results, catalogue2, agents, prefixes, meta3) {
+  const several = agents.length > 1;
+  const label = (agent, id) => several ? `${agent} ${id}` : id;
+  const href = /* @__PURE__ */ new Map();
   for (const agent of agents) {
-    const byCase = results.get(agent);
     for (const info of catalogue2) {
-      const r = byCase?.get(info.id);
-      if (r === void 0 || !isFailing2(r)) continue;
-      const e = explainResult(r);
-      if (e !== null) explained.push({ label: agents.length > 1 ? `${agent} ${info.id}` : info.id, explanation: e });
+      const has = results.get(agent)?.has(info.id) === true;
+      href.set(label(agent, info.id), has ? `${caseReportBase(prefixes.get(agent) ?? "", info.id)}.html` : `#case_desc_${info.id.replaceAll(".", "_")}`);
     }
   }
-  const causes = groupCauses(explained);
+  let causes = meta3.causes;
+  if (causes === void 0) {
+    const explained = [];
+    for (const agent of agents) {
+      const byCase = results.get(agent);
+      for (const info of catalogue2) {
+        const r = byCase?.get(info.id);
+        if (r === void 0 || !isFailing2(r)) continue;
+        const e = explainResult(r);
+        if (e !== null) explained.push({ label: label(agent, info.id), explanation: e });
+      }
+    }
+    causes = groupCauses(explained);
+  }
   if (causes.length === 0) return "";
+  const link = (c5) => href.has(c5) ? `<a href="${escapeHtml(href.get(c5) ?? "")}">${escapeHtml(c5)}</a>` : escapeHtml(c5);
+  const links = (g) => {
+    const first = g.cases.slice(0, SHOWN_CASES).map(link).join(", ");
+    const rest = g.cases.slice(SHOWN_CASES);
+    return rest.length === 0 ? first : `${first}, <details class="more"><summary>and ${rest.length} more</summary>${rest.map(link).join(", ")}</details>`;
+  };
   const rows2 = causes.map(
-    (g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td>${escapeHtml(g.ranges)}</td><td>${escapeHtml(`${g.requirement.rfc}: ${g.requirement.text}`)}</td></tr>`
+    (g) => `<tr data-cause="${escapeHtml(g.key)}"><td>${escapeHtml(g.title)}</td><td class="count">${g.cases.length}</td><td class="which">${links(g)}</td><td>${escapeHtml(requirementWords(g.requirement))}</td></tr>`
   ).join("\n");
   return `<h2 id="causes">Failures by cause</h2>
-<table id="failure_causes">
+<div class="scroll"><table id="failure_causes">
 <tr><th>Cause</th><th>Cases</th><th>Which</th><th>Requirement</th></tr>
 ${rows2}
-</table>
+</table></div>
 `;
+}
+function requirementWords(r) {
+  return r.rfc === "" ? r.text : `${r.rfc}: ${r.text}`;
 }
 function tlsNote(results) {
   const seen = /* @__PURE__ */ new Set();
@@ -47873,6 +47956,29 @@ function tlsNote(results) {
   if (seen.size === 0) return "";
   return `<p id="tls">Over TLS (wss://): ${[...seen].sort(compareCodePoints2).map(escapeHtml).join("; ")}.</p>
 `;
+}
+function summaryBlock(results, catalogue2, agents, gate) {
+  const autobahn = `<table id="agent_summary">
+<tr><th>Agent</th><th>Pass</th><th>Non-Strict</th><th>Fail</th><th>Info</th><th>Unimplemented</th><th>Missing</th></tr>
+${summaryRows(results, catalogue2, agents)}
+</table>`;
+  const axisNote = "Autobahn's outcome counts: the behavior axis only, as Autobahn's own report counts (a case that fails on its closing alone counts as Pass there)";
+  if (gate === null)
+    return `<div class="scroll">${autobahn}</div>
+<p class="axis_note">Autobahn's counts: the behavior axis only; no gate judged this report.</p>`;
+  const rows2 = [...gate.keys()].sort(compareCodePoints2).map((agent) => {
+    const cells = [...gate.get(agent)?.values() ?? []];
+    const n3 = (st) => cells.filter((c5) => c5.status === st).length;
+    return `<tr><td>${escapeHtml(agent)}</td><td>${cells.length}</td><td>${n3("passed")}</td><td>${n3("failed")}</td><td>${n3("skipped")}</td></tr>`;
+  }).join("\n");
+  return `<div class="scroll"><table id="gate_summary">
+<tr><th>Agent</th><th>Cases</th><th>Passed</th><th>Failed</th><th>Skipped</th></tr>
+${rows2}
+</table></div>
+<p class="axis_note">The gate's counts, as summary.json and the exit status have them: a case fails on either of Autobahn's two verdicts (outcome and closing), with the run's --strict and --fail-on.</p>
+<details class="axis"><summary>${axisNote}</summary>
+<div class="scroll">${autobahn}</div>
+</details>`;
 }
 function summaryRows(results, catalogue2, agents) {
   return agents.map((agent) => {
@@ -47901,22 +48007,32 @@ function blocksOf(catalogue2) {
   }
   return blocks;
 }
-function resultRows(results, catalogue2, agents, prefixes) {
+function resultRows(results, catalogue2, agents, prefixes, gate) {
   const columns = agents.length * 2 + 1;
   const agentHeads = agents.map((a2) => `<th class="agent" colspan="2">${escapeHtml(a2)}</th>`).join("");
   const rows2 = [];
   let failingCases = 0;
+  let lastCategory = null;
   for (const block of blocksOf(catalogue2)) {
     const caseRows = block.cases.map((c5) => {
       const anchor2 = `case_desc_${c5.id.replaceAll(".", "_")}`;
-      const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? "", c5.id, results.get(agent)?.get(c5.id))).join("");
-      const failing = agents.some((agent) => isFailing2(results.get(agent)?.get(c5.id)));
+      const gateOf = (agent) => gate?.get(agent)?.get(c5.id);
+      const cells = agents.map((agent) => resultCells(prefixes.get(agent) ?? "", c5.id, results.get(agent)?.get(c5.id), gateOf(agent))).join("");
+      const failing = agents.some((agent) => gate === null ? isFailing2(results.get(agent)?.get(c5.id)) : gateOf(agent)?.status === "failed");
       if (failing) failingCases += 1;
       const html = `<tr class="agent_case_result_row${c5.origin === "wsgate" ? " wsgate_own" : ""}${failing ? " has_failure" : ""}" data-case="${escapeHtml(c5.id)}"><td class="case"><a href="#${escapeHtml(anchor2)}">Case ${escapeHtml(c5.id)}</a></td>${cells}</tr>`;
       return { html, failing };
     });
     const mark = caseRows.some((r) => r.failing) ? " has_failure" : "";
-    rows2.push(`<tr class="case_category_row${mark}"><th class="case_category"><span class="title">${escapeHtml(block.category)}</span></th>${agentHeads}</tr>`);
+    if (block.category !== lastCategory) {
+      const groupFails = catalogue2.some(
+        (c5) => categoryLabel2(c5) === block.category && agents.some((agent) => gate === null ? isFailing2(results.get(agent)?.get(c5.id)) : gate.get(agent)?.get(c5.id)?.status === "failed")
+      );
+      rows2.push(
+        `<tr class="case_category_row${groupFails ? " has_failure" : ""}"><th class="case_category"><span class="title">${escapeHtml(block.category)}</span></th>${agentHeads}</tr>`
+      );
+      lastCategory = block.category;
+    }
     if (block.sub !== null) {
       rows2.push(
         `<tr class="case_subcategory_row${mark}"><td class="case_subcategory" colspan="${columns}"><span class="title">${escapeHtml(block.sub)}</span></td></tr>`
@@ -47934,7 +48050,7 @@ function descriptions(catalogue2) {
 <p class="case_expect"><b>Case Expectation</b><br>${htmlFragment(c5.expectation)}</p></section>`;
   }).join("\n");
 }
-var CSS_INDEX, WSGATE_MARK, INDEX_BEHAVIOR, INDEX_CLOSE_WITH_CODE;
+var CSS_INDEX, WSGATE_MARK, INDEX_BEHAVIOR, INDEX_CLOSE_WITH_CODE, SHOWN_CASES;
 var init_html = __esm({
   "src/report/html/index.ts"() {
     "use strict";
@@ -47952,26 +48068,46 @@ main.opens_on_failures:not(:has(#all:target)) #agent_case_results tr:not(.has_fa
 main:has(#failing:target) #agent_case_results tr:not(.has_failure) { display: none; }
 main:not(:has(#all:target)) .view_all, main:has(#all:target) .view_failing { display: none; }
 .filters { margin: 8px 0; }
-#intro { color: var(--muted); }
-#agent_case_results { margin-top: 8px; }
-#agent_case_results td, #agent_case_results th { padding: 3px 8px; white-space: nowrap; }
-/* Titles wrap inside the width the case ids and verdicts give the table, and never widen it (a
-   13.x subcategory title is longer than a screen): their text has no width of its own. */
-#agent_case_results .title { display: block; width: 0; min-width: 100%; white-space: normal; overflow-wrap: anywhere; }
-#agent_case_results th.case_category { min-width: 11em; }
-#agent_case_results th.agent { white-space: normal; overflow-wrap: anywhere; min-width: 7em; max-width: 16em; }
+#intro { color: var(--muted); font-size: .85em; }
+/* A wide table scrolls inside its own box: the page itself never scrolls sideways (a phone, 390 px). */
+.scroll { max-width: 100%; overflow-x: auto; }
+#agent_case_results { margin-top: 8px; width: 100%; }
+#agent_case_results td, #agent_case_results th { padding: 3px 8px; }
+#agent_case_results td.case { white-space: nowrap; }
+/* Titles and agent names wrap between words, never inside one; a word longer than its cell breaks. */
+#agent_case_results .title, #agent_case_results th.agent { white-space: normal; overflow-wrap: break-word; }
+#agent_case_results th.agent { min-width: 7em; }
+.cause { display: block; font-size: .85em; font-weight: 400; white-space: normal; max-width: 24em; color: var(--fail); }
+#failure_causes td.which a { white-space: nowrap; }
+#gate_summary td, #gate_summary th { text-align: right; }
+#gate_summary td:first-child, #gate_summary th:first-child { text-align: left; }
+.axis_note { font-size: .85em; color: var(--muted); margin: 4px 0; }
+details.axis { margin: 8px 0; }
+details.axis summary { color: var(--muted); cursor: pointer; }
+details.more { display: inline; }
+details.more summary { display: inline; cursor: pointer; color: var(--muted); }
+/* A phone: less margin, and each cause a block of its own (title, count, cases, requirement) rather than four narrow columns. */
+@media (max-width: 600px) {
+  main { padding: 12px 12px 32px; }
+  #failure_causes tr:first-child { display: none; }
+  #failure_causes, #failure_causes tbody, #failure_causes tr, #failure_causes td { display: block; width: 100%; }
+  #failure_causes td { border: 0; padding: 2px 8px; }
+  #failure_causes tr { border: 1px solid var(--line); margin-bottom: 8px; }
+  #failure_causes td:first-child { font-weight: 600; padding-top: 6px; }
+  #failure_causes td.count::after { content: " cases"; }
+}
 tr.case_category_row th { background: #20252d; color: #f1f3f6; position: sticky; top: 0; }
 tr.case_subcategory_row td { background: #e4e8ee; font-weight: 600; }
 .chips span { display: inline-block; padding: 1px 8px; margin: 2px 4px 2px 0; border-radius: 4px; font-size: .9em; }
 td.case a { color: inherit; }
 td.case_ok a, td.case_non_strict a, td.case_failed a, td.case_info a { color: inherit; font-weight: 600; }
 .case_duration { font-size: .85em; color: var(--muted); }
-td.close { font-size: .9em; }
+td.close { font-size: .9em; white-space: nowrap; }
 #legend td { padding: 4px 10px; }
 #legend td:first-child { width: 120px; font-weight: 600; }
 #agent_summary td, #agent_summary th { text-align: right; }
 #agent_summary td:first-child, #agent_summary th:first-child { text-align: left; }
-.case_desc_block { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 16px 12px; margin: 12px 0; }
+.case_desc_block { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 16px 12px; margin: 12px 0; overflow-wrap: break-word; }
 .case_desc_block h3 { display: inline-block; margin-right: 1em; }
 a.up { font-size: .85em; }
 `;
@@ -47988,6 +48124,7 @@ a.up { font-size: .85em; }
       "WRONG CODE": "case_non_strict",
       INFORMATIONAL: "case_info"
     };
+    SHOWN_CASES = 24;
   }
 });
 
@@ -48014,16 +48151,21 @@ async function runBounded(tasks, limit) {
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   if (failure2 !== null) throw failure2.err;
 }
-async function writeReports(outdir, results, catalogue2, meta3) {
+async function writeReports(outdir, results, catalogue2, meta3, options = {}) {
   releaseMemoryNow();
   await makeDirectory(outdir);
   const { prefixes, collisions } = agentFilePrefixes(results.keys());
+  if (options.indexOnly === true) {
+    await writeFileAtomic(resolveInside(outdir, "index.html"), indexHtml(results, catalogue2, meta3, prefixes));
+    return collisions;
+  }
   const tasks = [];
+  const several = results.size > 1;
   for (const [agent, cases2] of results) {
     for (const [caseId, result] of cases2) {
       const base = caseReportBase(prefixes.get(agent) ?? "", caseId);
       tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.json`), caseReportJson(result)));
-      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result)));
+      tasks.push(() => writeFileAtomic(resolveInside(outdir, `${base}.html`), caseReportHtml(result, { repro: meta3.repro === true, several })));
     }
   }
   await runBounded(tasks, CONCURRENCY);
@@ -48121,7 +48263,8 @@ async function mergeRuns(options, out) {
     everyCase.filter((c5) => merged.some((m) => m.id === c5.id)),
     {
       generatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-      toolVersion: VERSION
+      toolVersion: VERSION,
+      ...mergedView(merged, [...results.keys()])
     }
   );
   const count6 = (st) => merged.filter((c5) => c5.status === st).length;
@@ -48147,6 +48290,13 @@ function mergedTls(summaries) {
   if (first === void 0) return {};
   const sameCa = summaries.every((s) => s.tls?.caFile === first.caFile);
   return { tls: { ...first, caFile: sameCa ? first.caFile : null, insecure: summaries.some((s) => s.tls?.insecure === true) } };
+}
+function mergedView(merged, agents) {
+  const unlabelled = (c5) => {
+    const { agent: _agent, ...rest } = c5;
+    return rest;
+  };
+  return gateView(agents.map((agent) => ({ agent, cases: merged.filter((c5) => c5.agent === agent).map((c5) => agents.length > 1 ? c5 : unlabelled(c5)) })));
 }
 async function mergeCases(summaries, inputs, role) {
   const h2Group = catalogueFor(true, role, "h2").filter((c5) => c5.id.startsWith("16."));
@@ -48230,6 +48380,7 @@ var init_merge = __esm({
     init_zod();
     init_registry();
     init_files();
+    init_run();
     init_writer();
     init_version();
     init_errors();
@@ -80686,6 +80837,8 @@ var init_fuzzing_server = __esm({
       }
       /** Results were recorded or forgotten since the reports were last written (or never written). */
       resultsChanged = true;
+      /** The gate's cells and causes, once the run concluded (null before, and always under `serve`). */
+      view = null;
       /**
        * Writes the reports, one write at a time. With onlyIfChanged, a write is skipped when no result
        * changed since the last one: a client driver that ends with /updateReports (as Autobahn's do)
@@ -80693,10 +80846,15 @@ var init_fuzzing_server = __esm({
        */
       updateReports(options = {}) {
         const next = this.reportChain.then(async () => {
-          if (options.onlyIfChanged === true && !this.resultsChanged) return;
+          const viewChanged = options.view !== void 0 && options.view !== this.view;
+          if (options.view !== void 0) this.view = options.view;
+          if (options.onlyIfChanged === true && !this.resultsChanged) {
+            if (viewChanged) await this.options.writeReports(this.view, true);
+            return;
+          }
           this.resultsChanged = false;
           try {
-            await this.options.writeReports();
+            await this.options.writeReports(this.view, false);
           } catch (err) {
             this.resultsChanged = true;
             throw err;
@@ -81132,9 +81290,10 @@ function createServer(options) {
     ...options.budgets === void 0 ? {} : { budgets: options.budgets },
     ...options.judge === void 0 ? {} : { judge: options.judge },
     // The HTML and JSON renderers are loaded on the first report write, not while cases run.
-    writeReports: async () => {
+    writeReports: async (view, indexOnly) => {
       const [{ writeReports: writeReports2 }, { collisionNotice: collisionNotice2 }] = await Promise.all([Promise.resolve().then(() => (init_writer(), writer_exports)), Promise.resolve().then(() => (init_files(), files_exports))]);
-      const collisions = await writeReports2(options.outdir, server.results, info, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      const meta3 = { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION, ...view ?? {}, repro: options.keepRecordings === true };
+      const collisions = await writeReports2(options.outdir, server.results, info, meta3, { indexOnly });
       for (const c5 of collisions) {
         const line2 = collisionNotice2(c5);
         if (told.has(line2)) continue;
@@ -82443,10 +82602,10 @@ function clientRoleDriver(config2) {
       if (browser === null) return clientPeer(config2, command2, server, context);
       return browserPeer(config2, browser, server, context);
     },
-    async writeReports(concluded) {
+    async writeReports(concluded, view) {
       if (server === null) return [];
       server.adopt(concluded);
-      await server.updateReports({ onlyIfChanged: !config2.robustness }).catch((err) => {
+      await server.updateReports({ onlyIfChanged: !config2.robustness, view }).catch((err) => {
         logger?.error({ err }, "writing the case reports failed");
       });
       return [...server.results.keys()];
@@ -84916,10 +85075,11 @@ function serverRoleDriver(config2) {
       results.set(peer.agent, peer.results);
       return peer;
     },
-    async writeReports(concluded) {
+    async writeReports(concluded, view) {
       for (const r of concluded) if (results.get(r.agent)?.has(r.id) === true) results.get(r.agent)?.set(r.id, r);
       const recorded = new Map([...results].filter(([, byCase]) => byCase.size > 0));
-      const collisions = await writeReports(config2.outdir, recorded, selected, { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION });
+      const meta3 = { generatedAt: (/* @__PURE__ */ new Date()).toISOString(), toolVersion: VERSION, ...view, repro: config2.repro.record };
+      const collisions = await writeReports(config2.outdir, recorded, selected, meta3);
       for (const c5 of collisions) process.stderr.write(`${collisionNotice(c5)}
 `);
       return [...recorded.keys()];
@@ -85601,7 +85761,7 @@ async function runGate(config2, io, ending) {
       }
     }
   } catch (err) {
-    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested)).catch(() => void 0);
+    if (!(err instanceof UsageError)) await driver.writeReports(concludedResults(tested), gateView(tested)).catch(() => void 0);
     throw err;
   } finally {
     secure?.dispose();
@@ -85619,7 +85779,7 @@ async function runGate(config2, io, ending) {
     strict: config2.strict,
     cases: withReportFiles(
       tested.flatMap((t) => t.cases),
-      await driver.writeReports(concludedResults(tested))
+      await driver.writeReports(concludedResults(tested), gateView(tested))
     ),
     interrupted: io.signal?.aborted === true ? String(io.signal.reason ?? "interrupted") : cutShort(tested),
     resources: meter.resources(totalCpu(peerCpu)),
@@ -85752,6 +85912,7 @@ var init_run2 = __esm({
     init_keeper();
     init_setup3();
     init_progress();
+    init_run();
     init_resources();
     init_watch();
   }

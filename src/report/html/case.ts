@@ -102,13 +102,18 @@ ${rows}
 </table></div>`;
 }
 
+/** A word for a shell command line: as it is when it is safe, else in single quotes. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
 function handshakeText(s: string): string {
   // Python's strip(); CRLF shown as plain line breaks.
   return String(s).trim().replace(/\r\n/g, '\n');
 }
 
 /** The per-case HTML page (Autobahn's sections, in its order; every peer-supplied string escaped). */
-export function caseReportHtml(result: CaseResult): string {
+export function caseReportHtml(result: CaseResult, options: { repro?: boolean; several?: boolean } = {}): string {
   const outcome = CASE_OUTCOME[result.behavior] ?? CASE_FAIL;
   const title =
     `<p id="case_title" class="case_title ${outcome.cls}">${esc(result.agent)} - ` +
@@ -117,7 +122,7 @@ export function caseReportHtml(result: CaseResult): string {
   const body = `<header class="bar"><a href="index.html">&larr; Summary</a>wsgate case report</header>
 <main>
 ${title}
-${explanationSection(result)}${outcomeSections(result)}
+${explanationSection(result, options)}${outcomeSections(result)}
 ${connectionSections(result)}
 <section id="wire_statistics"><h2>Wire Statistics</h2>
 ${statsBlock(result)}
@@ -135,16 +140,22 @@ ${wirelogLines(result)
 }
 
 /** wsgate's explanation of a verdict other than OK, above Autobahn's sections (nothing on OK/OK). */
-function explanationSection(result: CaseResult): string {
+function explanationSection(result: CaseResult, options: { repro?: boolean; several?: boolean }): string {
   const e = explainResult(result);
   if (e === null) return '';
   const where = pointWords(e.at);
+  // The run kept a recording of this case: one command turns it into a plain-Node script (docs/repro.md).
+  const agent = options.several === true ? ` --agent ${shellWord(result.agent)}` : '';
+  const repro =
+    options.repro === true
+      ? `\n<dt>Reproduce</dt><dd><code class="repro">wsgate repro ${esc(result.id)} --from .${esc(agent)}</code> in this report's directory (from elsewhere, give its path to --from): a plain-Node script that plays wsgate's side of this case byte for byte, to run against the peer or attach to an issue.</dd>`
+      : '';
   return `<section id="case_explanation" data-cause="${esc(e.cause.key)}"><h2>Why: ${esc(e.cause.title)}</h2>
 <dl class="text_block">
 <dt>wsgate</dt><dd>${esc(e.did)}</dd>
 <dt>${esc(e.requirement.rfc)}</dt><dd>${esc(e.requirement.text)}</dd>
 <dt>The peer</dt><dd>${esc(e.peerDid)}${where === '' ? '' : ` (${esc(where)})`}</dd>
-<dt>Ending</dt><dd>${esc(e.ending)}</dd>
+<dt>Ending</dt><dd>${esc(e.ending)}</dd>${repro}
 </dl></section>
 `;
 }
