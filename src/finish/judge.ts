@@ -46,7 +46,7 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
   const run: GateRun = {
     agent,
     startedAt: new Date().toISOString(),
-    durationMs: 0,
+    durationMs: judgedSpanMs(cases),
     strict: config.strict,
     cases: baseline === null ? cases : applyBaseline(cases, agent, baseline),
     interrupted: null,
@@ -74,6 +74,19 @@ export async function judgeReports(config: JudgeConfig, io: GateIo): Promise<num
  * them, or the whole catalogue (with any of wsgate's own groups the index holds). A case of the
  * selection missing from the index fails: a run that stopped part-way is not green.
  */
+/**
+ * How long the judged run took, as its reports tell it: from the first case's start to the last one's
+ * end (Autobahn's reports keep each case's start and duration, not the run's). 0 when none has both.
+ */
+function judgedSpanMs(cases: readonly GateCase[]): number {
+  const spans = cases.flatMap((c) => {
+    const at = c.result === null ? Number.NaN : Date.parse(c.result.started);
+    return Number.isFinite(at) && c.result !== null ? [[at, at + c.result.duration] as const] : [];
+  });
+  if (spans.length === 0) return 0;
+  return Math.max(...spans.map(([, end]) => end)) - Math.min(...spans.map(([start]) => start));
+}
+
 function expectedCases(config: JudgeConfig, results: IndexFile[string], agent: string, indexFile: string): { cases: CatalogueCase[]; from: string } {
   if (config.cases.length > 0 || config.excludeCases.length > 0)
     return { cases: selectCases(config.extended ? everyCase : catalogue, config.cases, config.excludeCases), from: 'the cases given' };

@@ -68,6 +68,17 @@ describe('judge', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     );
     assert.match(r.summary.cases[1]?.reason ?? '', /^outcome FAILED: .*; closing FAILED: The connection was failed by the wrong endpoint$/);
     assert.match(r.stdout, /judging 2 cases of agent "echo invalid\/1\.0"/);
+    // The time is the judged run's, from its reports (the first case's start to the last one's end), not judge's own.
+    const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, { reportfile: string }>>;
+    const spans = await Promise.all(
+      Object.values(index[agent] ?? {}).map(async (c) => {
+        const r = JSON.parse(await readFile(path.join(outdir, c.reportfile), 'utf8')) as { started: string; duration: number };
+        return [Date.parse(r.started), Date.parse(r.started) + r.duration];
+      }),
+    );
+    const span = Math.max(...spans.map((x) => x[1] as number)) - Math.min(...spans.map((x) => x[0] as number));
+    assert.ok(span > 0);
+    assert.match(r.stdout, new RegExp(`2 cases: 1 passed, 1 failed, 0 skipped in ${(span / 1000).toFixed(1).replace('.', '\\.')} s`));
   });
 
   test('with a baseline the failure is accepted: exit 0', async () => {

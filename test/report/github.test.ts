@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { annotations, escapeData, escapeProperty, jobSummary, outputLines, runCounts, SUMMARY_LIMIT_BYTES } from '../../src/report/github/markdown.js';
+import { publishToGithub, shownPaths } from '../../src/report/github/publish.js';
 import type { GateCase, GateRun } from '../../src/model/report.js';
 import { gateCase, referenceResult, sampleRun } from './helpers.js';
 
@@ -53,33 +58,42 @@ describe('workflow-command escaping', () => {
 });
 
 describe('annotations', () => {
-  test('one ::error per failing case, with escaped title and message', () => {
+  test('one ::error per cause, with escaped title and message', () => {
     const lines = annotations(sampleRun());
-    // sampleRun has two failed cases: one with verdicts, one without a result.
+    // sampleRun has two failed cases of two causes: one with verdicts, one without a result.
     assert.equal(lines.length, 2);
-    // The message is wsgate's explanation: the cause, the requirement, what the peer did and where.
+    // The message: the case, the requirement, then wsgate's explanation and the case's report.
     assert.match(
       lines[0] ?? '',
-      /^::error title=wsgate 6\.12\.7%3A FAILED \/ OK::Case 6\.12\.7 failed for agent My Agent\/1\.0: Invalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*RFC 6455 §8\.1, §7\.4\.1: [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/,
+      /^::error title=wsgate%3A invalid UTF-8 in a text message%3A unexpected message::Case 6\.12\.7%0ARFC 6455 §8\.1, §7\.4\.1: [^%]*%0AInvalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/,
     );
-    assert.match(lines[1] ?? '', /^::error title=wsgate 1\.1\.2%3A no result::/);
+    assert.match(lines[1] ?? '', /^::error title=wsgate%3A no result[^:]*::Case 1\.1\.2%0A/);
   });
 
-  test('at most 10 errors, then one notice with the rest', () => {
-    for (const n of [0, 1, 9, 10, 11, 25]) {
-      const lines = annotations(failing(n));
-      const errors = lines.filter((l) => l.startsWith('::error '));
-      assert.equal(errors.length, Math.min(n, 10));
-      const more = lines.filter((l) => l.startsWith('::notice '));
-      if (n > 10) {
-        assert.equal(more.length, 1);
-        assert.match(more[0] ?? '', new RegExp(`::and ${n - 10} more failing cases?: 6\\.4\\.11`));
-      } else {
-        assert.equal(more.length, 0);
-      }
-      // Every line is one workflow command.
-      for (const l of lines) assert.ok(!l.includes('\n'));
+  test('one cause of many cases is one annotation, naming them', () => {
+    const lines = annotations(failing(25));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] ?? '', /^::error title=wsgate%3A [^:]+ \(25 cases\)::25 cases: 6\.4\.1–6\.4\.25%0A.*%0AFirst, 6\.4\.1: /);
+  });
+
+  test('at most 10 errors, the largest causes first, then one notice with the causes left', () => {
+    // One cause of 5 cases, and 11 failing cases no cause explains (each its own): 12 in all.
+    const run = failing(5);
+    for (let i = 1; i <= 11; i++) {
+      run.cases.push(
+        gateCase({ index: 5 + i, id: `9.1.${i}`, status: 'failed', reason: `slow ${i}`, result: { ...referenceResult('6.12.7'), id: `9.1.${i}` } }),
+      );
     }
+    const lines = annotations(run);
+    const errors = lines.filter((l) => l.startsWith('::error '));
+    assert.equal(errors.length, 10);
+    assert.match(errors[0] ?? '', /\(5 cases\)::5 cases: 6\.4\.1–6\.4\.5/);
+    assert.match(errors[1] ?? '', /^::error title=wsgate%3A 9\.1\.1%3A OK \/ OK::Case 9\.1\.1%0Aslow 1/);
+    const more = lines.filter((l) => l.startsWith('::notice '));
+    assert.equal(more.length, 1);
+    assert.match(more[0] ?? '', /::and 2 more causes \(2 failing cases\): 9\.1\.10: OK \/ OK \(1\); 9\.1\.11: OK \/ OK \(1\)/);
+    for (const l of lines) assert.ok(!l.includes('\n'));
+    assert.deepEqual(annotations(failing(0)), []);
   });
 
   test('any reason stays one command line (property test)', () => {
@@ -199,5 +213,25 @@ describe('$GITHUB_OUTPUT', () => {
     let n = 0;
     const text = outputLines({ tricky: 'a\nDELIM\nb' }, () => (n++ === 0 ? 'DELIM' : `D${n}`));
     assert.deepEqual(parseOutputs(text), { tricky: 'a\nDELIM\nb' });
+  });
+});
+
+describe('paths in the job summary', () => {
+  test('relative to the workspace when inside it, as given otherwise; the step outputs keep them whole', async () => {
+    const inside = { outdir: '/home/runner/work/lib/lib/reports', junit: '/home/runner/work/lib/lib/reports/junit.xml', json: '/tmp/summary.json' };
+    assert.deepEqual(shownPaths(inside, '/home/runner/work/lib/lib'), { outdir: 'reports', junit: 'reports/junit.xml', json: '/tmp/summary.json' });
+    assert.deepEqual(shownPaths(inside, undefined), inside);
+    assert.deepEqual(shownPaths({ ...inside, outdir: 'reports' }, '/home/runner/work/lib/lib').outdir, 'reports');
+    const dir = await mkdtemp(path.join(tmpdir(), 'wsgate-test-'));
+    try {
+      const env = { GITHUB_WORKSPACE: '/home/runner/work/lib/lib', GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'), GITHUB_OUTPUT: path.join(dir, 'out') };
+      await publishToGithub(sampleRun(), inside, env, new PassThrough());
+      const md = await readFile(env.GITHUB_STEP_SUMMARY, 'utf8');
+      assert.match(md, /Reports: `reports\/index\.html`, JUnit `reports\/junit\.xml`, summary `\/tmp\/summary\.json`/);
+      assert.doesNotMatch(md, /\/home\/runner/);
+      assert.match(await readFile(env.GITHUB_OUTPUT, 'utf8'), /reports-directory<<[^\n]+\n\/home\/runner\/work\/lib\/lib\/reports\n/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions
  */
 import { randomUUID } from 'node:crypto';
+import { idRanges } from '../../explain/causes.js';
 import { explanationOf, runCauses } from '../../explain/run.js';
 import { caseLabel, type GateCase, type GateRun } from '../../model/report.js';
 
@@ -71,22 +72,43 @@ function cell(s: string, max = 300): string {
 }
 
 /**
- * Error annotations for the failing cases: one `::error` each, at most MAX_ERROR_ANNOTATIONS, then
- * one `::notice` "and N more" (a notice, because an eleventh error would not be shown).
+ * Error annotations for the failing cases, one per cause, the largest causes first (a run's 75
+ * invalid-UTF-8 cases are one annotation, not ten of the first group): at most MAX_ERROR_ANNOTATIONS,
+ * then one `::notice` naming the causes left (a notice, because an eleventh error would not be
+ * shown). A failing case no cause explains is a cause of its own.
  */
 export function annotations(run: GateRun, max = MAX_ERROR_ANNOTATIONS): string[] {
   const failing = run.cases.filter(isFailing);
-  const out = failing.slice(0, max).map((c) => {
-    const title = `wsgate ${caseLabel(c)}: ${verdicts(c)}`;
-    const report = c.reportBase === null ? '' : `\nReport: ${c.reportBase}.html`;
-    const why = explanationOf(c)?.text ?? c.reason;
-    return `::error title=${escapeProperty(title)}::${escapeData(`Case ${c.id} failed for agent ${c.agent ?? run.agent}: ${why}${report}`)}`;
+  const byLabel = new Map(failing.map((c) => [caseLabel(c), c]));
+  const causes = runCauses(run);
+  const explained = new Set(causes.flatMap((g) => g.cases));
+  const items: Array<{ title: string; cases: GateCase[]; requirement: string }> = [
+    ...causes.map((g) => ({
+      title: g.title,
+      cases: g.cases.flatMap((l) => byLabel.get(l) ?? []),
+      requirement: g.requirement.rfc === '' ? g.requirement.text : `${g.requirement.rfc}: ${g.requirement.text}`,
+    })),
+    ...failing.filter((c) => !explained.has(caseLabel(c))).map((c) => ({ title: `${caseLabel(c)}: ${verdicts(c)}`, cases: [c], requirement: '' })),
+  ].sort((a, b) => b.cases.length - a.cases.length);
+  const out = items.slice(0, max).map(({ title, cases, requirement }) => {
+    const first = cases[0] as GateCase;
+    const n = cases.length;
+    const which = n === 1 ? `Case ${caseLabel(first)}` : `${n} cases: ${idRanges(cases.map(caseLabel))}`;
+    const why = explanationOf(first)?.text ?? first.reason;
+    const report = first.reportBase === null ? '' : `\nReport: ${first.reportBase}.html`;
+    const text = `${which}${requirement === '' ? '' : `\n${requirement}`}\n${n === 1 ? '' : `First, ${caseLabel(first)}: `}${why}${report}`;
+    return `::error title=${escapeProperty(`wsgate: ${title}${n === 1 ? '' : ` (${n} cases)`}`)}::${escapeData(text)}`;
   });
-  if (failing.length > max) {
-    const rest = failing.slice(max).map((c) => caseLabel(c));
-    const shown = rest.slice(0, 50).join(', ') + (rest.length > 50 ? ', …' : '');
+  if (items.length > max) {
+    const rest = items.slice(max);
+    const cases = rest.reduce((sum, i) => sum + i.cases.length, 0);
+    const shown =
+      rest
+        .slice(0, 20)
+        .map((i) => `${i.title} (${i.cases.length})`)
+        .join('; ') + (rest.length > 20 ? '; …' : '');
     out.push(
-      `::notice title=${escapeProperty('wsgate: more failing cases')}::${escapeData(`and ${rest.length} more failing case${rest.length === 1 ? '' : 's'}: ${shown} (see the job summary and junit.xml)`)}`,
+      `::notice title=${escapeProperty('wsgate: more causes')}::${escapeData(`and ${rest.length} more cause${rest.length === 1 ? '' : 's'} (${cases} failing case${cases === 1 ? '' : 's'}): ${shown} (see the job summary and junit.xml)`)}`,
     );
   }
   const passing = run.cases.filter((c) => c.baseline?.state === 'passing').map((c) => c.id);

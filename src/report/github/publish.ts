@@ -30,9 +30,24 @@ export function runOutputs(run: GateRun, paths: ReportPaths): Record<string, str
 export async function publishToGithub(run: GateRun, paths: ReportPaths, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream): Promise<void> {
   for (const l of annotations(run)) out.write(`${l}\n`);
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile !== undefined && summaryFile !== '') await append('GITHUB_STEP_SUMMARY', summaryFile, jobSummary(run, paths));
+  if (summaryFile !== undefined && summaryFile !== '')
+    await append('GITHUB_STEP_SUMMARY', summaryFile, jobSummary(run, shownPaths(paths, env.GITHUB_WORKSPACE)));
   const outputFile = env.GITHUB_OUTPUT;
   if (outputFile !== undefined && outputFile !== '') await append('GITHUB_OUTPUT', outputFile, outputLines(runOutputs(run, paths)));
+}
+
+/**
+ * The report paths as the job summary shows them: relative to the workspace (the checkout, where the
+ * reader's artifact upload and links start) when they are in it, as given otherwise. The step
+ * outputs keep them whole, for the steps after.
+ */
+export function shownPaths(paths: ReportPaths, workspace: string | undefined): ReportPaths {
+  if (workspace === undefined || workspace === '') return paths;
+  const shown = (p: string): string => {
+    const rel = path.relative(workspace, path.resolve(workspace, p));
+    return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? p : rel;
+  };
+  return { outdir: shown(paths.outdir), junit: shown(paths.junit), json: shown(paths.json) };
 }
 
 async function append(variable: string, file: string, text: string): Promise<void> {
