@@ -61,8 +61,8 @@ COPY --from=build /src/dist/src /opt/wsgate/dist/src
 COPY docker/entrypoint.sh /opt/wsgate/entrypoint.sh
 # `wsgate` on PATH, for `sh -c` sessions and client scripts. `wstest` where the original image has it:
 # on PATH (/usr/local/bin) and at /opt/pypy/bin/wstest, which some scripts call by that path; its
-# shebang runs node with wsgate's settings (src/wstest-cli.ts). /reports is writable by the user node
-# (wsgate's own commands run as node); /config is only read.
+# shebang runs node with wsgate's settings (src/wstest-cli.ts). The image's own /reports (nothing
+# mounted there) belongs to the user node, whom wsgate's commands then run as; /config is only read.
 RUN chmod 0755 /opt/wsgate/dist/src/cli.js /opt/wsgate/dist/src/wstest-cli.js /opt/wsgate/entrypoint.sh \
  && ln -s /opt/wsgate/dist/src/cli.js /usr/local/bin/wsgate \
  && ln -s /opt/wsgate/dist/src/wstest-cli.js /usr/local/bin/wstest \
@@ -77,8 +77,9 @@ ENV WSGATE_LISTEN_HOST=0.0.0.0
 # PROGRAM` names). Projects' CI scripts bind-mount a directory of the runner's workspace (another uid,
 # mode 755) and have wstest write its reports there; only root can, short of asking every project to
 # add `-u` or a chmod to its script. wsgate's own commands (run, serve, judge, merge, list) do not
-# keep root: the entrypoint runs them as the user node (uid 1000), as before. `-u UID:GID` runs
-# either door as that user (no passwd entry or HOME needed).
+# keep root: the entrypoint runs them as the owner of /reports (a mounted directory keeps its owner on
+# the host, the runner's user for a workspace), or as the user node (uid 1000) when root owns it.
+# `-u UID:GID` runs either door as that user (no passwd entry or HOME needed).
 USER root
 # Autobahn's spec files say "outdir": "./reports/clients", relative to the working directory:
 # from / that is the /reports volume.

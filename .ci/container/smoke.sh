@@ -6,8 +6,8 @@
 #   3. metadata      labels (version, revision = the commit built), user root, working directory /,
 #                    volumes, port, entrypoint (tini + the dispatcher) and the original's CMD;
 #                    `--version` through the entrypoint
-#   4. run           `run` on the embedded default client inside the container: exit 0, reports in a
-#                    mounted directory, written by the user node (uid 1000) that wsgate's commands run as
+#   4. run           README.md's `docker run … run --cases …` line from a directory of uid 1001, mode 755
+#                    (a runner's workspace): exit 0, the reports written there by, and owned by, uid 1001
 #   5. broken client a client command that never connects (host network, another uid): exit 2, one
 #                    line, no report written
 #   5a. failing run  a client that connects and hangs up (host network, another uid): exit 1 passes
@@ -203,16 +203,31 @@ got=$("$ENGINE" run --rm "${NO_NET[@]}" "$IMAGE" --version)
 got=$("$ENGINE" run --rm "${NO_NET[@]}" "$IMAGE" wsgate --version)
 [ "$got" = "$version" ] || fail "wsgate --version (named) in the image says '$got', package.json $version"
 
-step "run: the embedded default client on ${RUN_CASES[*]} (exit 0, reports in /reports)"
-dir=$(reports_dir run)
-# docs/docker.md's line: the server and the bundled client meet on the container's own loopback.
+step "run: README.md's line, from a runner's workspace (uid 1001, mode 755): exit 0, reports owned by 1001"
+# README.md's `docker run` as written, the image's name aside: the server and the bundled client meet
+# on the container's own loopback. The workspace and the reports directory it makes belong to the
+# runner's user (uid 1001 on GitHub's runners), mode 755, not to node (1000): the entrypoint drops to
+# the owner of /reports, so the run writes there with no chown or -u. No --outdir given:
+# ./reports/clients from the working directory / lands in the volume.
+workspace=$(reports_dir workspace 1001)
+readme_line=$(grep -m 1 -E '^docker run --rm -v "\$PWD/reports:/reports" [^ ]+ run ' README.md) ||
+  fail "README.md has no line 'docker run --rm -v \"\$PWD/reports:/reports\" IMAGE run ...'"
+readme_cases=()
+eval "readme_cases=(${readme_line#* run --cases })"
+[ "${#readme_cases[@]}" -gt 0 ] || fail "README.md's docker run line selects no cases: $readme_line"
+echo "$readme_line"
 status=0
-"$ENGINE" run --rm --name "$PREFIX-run" "${NO_NET[@]}" -v "$dir:/reports" "$IMAGE" \
-  run --cases "${RUN_CASES[@]}" | tail -n 4 || status=$?
+(
+  cd "$workspace"
+  setpriv --reuid=1001 --regid=1001 --clear-groups mkdir -p reports
+  "$ENGINE" run --rm --name "$PREFIX-run" "${NO_NET[@]}" -v "$PWD/reports:/reports" "$IMAGE" \
+    run --cases "${readme_cases[@]}" | tail -n 4
+) || status=$?
 [ "$status" = 0 ] || fail "run exited with $status, expected 0"
-# No --outdir given: ./reports/clients from the working directory / lands in the volume.
-check run-reports "$dir/clients" "$RUN_TOTAL" "$RUN_TOTAL" 0
-check owner "$dir/clients" 1000
+readme_total=$(node dist/src/cli.js list --cases "${readme_cases[@]}" | grep -cE '^ *[0-9]+ +[0-9]+\.')
+check run-reports "$workspace/reports/clients" "$readme_total" "$readme_total" 0
+check owner "$workspace/reports" 1001
+check owner "$workspace/reports/clients" 1001
 
 step 'broken client command: a client that never connects (exit 2, one line, no report)'
 dir=$(reports_dir broken 4321)

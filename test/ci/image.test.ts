@@ -192,9 +192,12 @@ test("the dispatcher's list of wsgate's commands is main.ts's", () => {
   assert.deepEqual((line[1] ?? '').split(' | ').sort(), wsgateCommands().sort());
 });
 
-describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, setpriv, node and wstest', () => {
+describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, stat, setpriv, node and wstest', () => {
   const stubs: Record<string, string> = {
-    id: '[ "$1" = -u ] && echo "$FAKE_UID"',
+    // `id -u` is the container's uid, `id -u node` the image's user node (1000).
+    id: '[ "$1" = -u ] || exit 1\nif [ "$2" = node ]; then echo 1000; else echo "$FAKE_UID"; fi',
+    // The owner of /reports, as `stat -c %u:%g /reports` prints it.
+    stat: '[ "$1 $2 $3" = "-c %u:%g /reports" ] && echo "$FAKE_REPORTS_OWNER"',
     // Prints its options, then runs the program after --; the probe (`-- true`) fails without the capabilities.
     setpriv:
       '[ "$FAKE_SETPRIV" = fails ] && exit 1\nopts=""\nwhile [ "$1" != -- ]; do opts="$opts $1"; shift; done\nshift\n[ "$1" = true ] && exit 0\necho "setpriv$opts"\nexec "$@"',
@@ -214,7 +217,7 @@ describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, setpriv, n
       }
     }
     const result = spawnSync('/bin/sh', [path.join(ROOT, ENTRYPOINT_SCRIPT), ...args], {
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: '/root', FAKE_UID: String(uid), ...extra },
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: '/root', FAKE_UID: String(uid), FAKE_REPORTS_OWNER: '1000:1000', ...extra },
       encoding: 'utf8',
       timeout: 10_000,
     });
@@ -235,6 +238,17 @@ describe('docker/entrypoint.sh, run by /bin/sh with stand-ins for id, setpriv, n
       (await dispatch(0, ['wsgate', ...args])).stdout,
       `${DROP}\n${NODE} [run] [--client] [my client {url}] [--cases] [1.*] MALLOC_ARENA_MAX=2 HOME=/home/node`,
     );
+  });
+
+  test("root drops to the owner of a mounted /reports (a runner's workspace, uid 1001), or to node if root owns it", async () => {
+    assert.equal(
+      (await dispatch(0, ['run'], { FAKE_REPORTS_OWNER: '1001:121' })).stdout,
+      `setpriv --reuid=1001 --regid=121 --clear-groups --inh-caps=-all\n${NODE} [run] MALLOC_ARENA_MAX=2 HOME=/tmp`,
+    );
+    // A directory the engine made for the mount (root's) is not a reason to keep root.
+    assert.equal((await dispatch(0, ['run'], { FAKE_REPORTS_OWNER: '0:0' })).stdout, `${DROP}\n${NODE} [run] MALLOC_ARENA_MAX=2 HOME=/home/node`);
+    // wstest's door keeps root (src/wstest/owner.ts hands its files to the directory's owner).
+    assert.match((await dispatch(0, ['wstest', '-m', 'echoserver'], { FAKE_REPORTS_OWNER: '1001:121' })).stdout, /^wstest /);
   });
 
   test("as another user (-u UID:GID) wsgate's commands run as that user", async () => {
