@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { RUN_OPTIONS, type OptionSpec } from './config/options/table.js';
 import { ExitCode, UsageError } from './errors.js';
 import { main } from './main.js';
 import { escapeData } from './report/github/markdown.js';
@@ -15,44 +16,30 @@ import { escapeData } from './report/github/markdown.js';
 /** How an input becomes arguments. */
 type InputKind = 'string' | 'patterns' | 'verdicts' | 'boolean' | 'directory';
 
+/** An input: the flag it sets, how its value becomes arguments, whether it applies when judging existing reports (`judge-reports`). */
+export interface ActionInputSpec {
+  flag: string | null;
+  kind: InputKind;
+  judge: boolean;
+}
+
+/** How a table option's input value becomes arguments: by its type (config/options/table.ts). */
+function inputKind(o: OptionSpec): InputKind {
+  if (o.type === 'boolean') return 'boolean';
+  if (o.array === true) return 'input' in o.action && o.action.split === 'verdicts' ? 'verdicts' : 'patterns';
+  return 'string';
+}
+
 /**
- * The action's inputs (action.yml declares exactly these), the flag each sets, and whether it applies
- * when judging existing reports (`judge-reports`) rather than running a client.
+ * The action's inputs (action.yml declares exactly these): every `wsgate run` option the table
+ * (config/options/table.ts) gives an input, then the two that are no flag of run.
  */
-export const ACTION_INPUTS: Readonly<Record<string, { flag: string | null; kind: InputKind; judge: boolean }>> = {
-  'client-command': { flag: '--client', kind: 'string', judge: false },
-  'client-loops': { flag: '--client-loops', kind: 'boolean', judge: false },
-  // A browser engine as the client: the runner's own installed Chrome or Firefox (or one named by browser-path).
-  browser: { flag: '--browser', kind: 'string', judge: false },
-  'browser-path': { flag: '--browser-path', kind: 'string', judge: false },
-  'browser-timeout': { flag: '--browser-timeout', kind: 'string', judge: false },
-  agent: { flag: '--agent', kind: 'string', judge: true },
-  cases: { flag: '--cases', kind: 'patterns', judge: true },
-  'exclude-cases': { flag: '--exclude-cases', kind: 'patterns', judge: true },
-  'config-file': { flag: '--spec', kind: 'string', judge: false },
-  // With judge-reports: where judge writes junit.xml and summary.json (the judged directory may not be writable).
-  'reports-directory': { flag: '--outdir', kind: 'string', judge: true },
-  'fail-on': { flag: '--fail-on', kind: 'verdicts', judge: true },
-  strict: { flag: '--strict', kind: 'boolean', judge: true },
-  baseline: { flag: '--baseline', kind: 'string', judge: true },
-  'write-baseline': { flag: '--write-baseline', kind: 'string', judge: true },
-  'case-timeout': { flag: '--case-timeout', kind: 'string', judge: false },
-  quick: { flag: '--quick', kind: 'boolean', judge: false },
-  robustness: { flag: '--robustness', kind: 'boolean', judge: false },
-  budget: { flag: '--budget', kind: 'patterns', judge: false },
-  url: { flag: '--url', kind: 'string', judge: false },
-  // The server role: a server started by the action (server-command) or running elsewhere (server-url).
-  role: { flag: '--role', kind: 'string', judge: false },
-  'server-command': { flag: '--server', kind: 'string', judge: false },
-  'server-url': { flag: '--server-url', kind: 'string', judge: false },
-  'restart-server': { flag: '--restart-server', kind: 'boolean', judge: false },
-  tls: { flag: '--tls', kind: 'boolean', judge: false },
-  http2: { flag: '--http2', kind: 'boolean', judge: false },
-  cert: { flag: '--cert', kind: 'string', judge: false },
-  key: { flag: '--key', kind: 'string', judge: false },
-  ca: { flag: '--ca', kind: 'string', judge: false },
-  insecure: { flag: '--insecure', kind: 'boolean', judge: false },
-  'log-level': { flag: '--log-level', kind: 'string', judge: false },
+export const ACTION_INPUTS: Readonly<Record<string, ActionInputSpec>> = {
+  ...Object.fromEntries(
+    RUN_OPTIONS.flatMap((o: OptionSpec) =>
+      'input' in o.action ? [[o.action.input, { flag: `--${o.flag}`, kind: inputKind(o), judge: o.action.judge === true }] as const] : [],
+    ),
+  ),
   // `wsgate judge --outdir DIR` instead of `wsgate run`: the reports of a server that ran elsewhere.
   'judge-reports': { flag: '--outdir', kind: 'string', judge: true },
   // Not a flag: the directory the client command and relative paths start from.

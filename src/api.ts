@@ -17,6 +17,7 @@ import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { makeLogger, specOption } from './commands/setup.js';
 import { resolveRunConfig } from './config/run-config.js';
+import { optionKey, RUN_OPTIONS, SERVE_OPTIONS } from './config/options/table.js';
 import { resolveServeConfig } from './config/schema.js';
 import { UsageError } from './errors.js';
 import { judgeConfig, mergeConfig, type JudgeInput } from './config/judge-merge.js';
@@ -69,6 +70,8 @@ export interface ServerOptions extends Omit<CommonOptions, 'github'> {
   shard?: string;
   /** wss://, with a throwaway CA (written to the report directory as ca.pem) unless cert and key are given. */
   tls?: boolean;
+  /** WebSockets over HTTP/2 (RFC 8441): each case an extended CONNECT stream; the peer is told by WSGATE_HTTP2=1. */
+  http2?: boolean;
   cert?: string;
   key?: string;
   ca?: string;
@@ -117,6 +120,10 @@ export interface RunOptions extends ServerOptions, Pick<CommonOptions, 'github'>
   /** The JUnit XML file (default OUTDIR/junit.xml) and the JSON summary (default OUTDIR/summary.json). */
   junit?: string;
   json?: string;
+  /** No line per case on `output`: only the summary, with the failures grouped by cause. */
+  quiet?: boolean;
+  /** Write a repro script for every case that is not OK on both axes to OUTDIR/repro/. */
+  repro?: boolean;
   /** Stops the run: no new case starts, the running client is killed; the result says interrupted. */
   signal?: AbortSignal;
 }
@@ -162,66 +169,12 @@ export interface WsgateServer {
   close(): Promise<void>;
 }
 
-const RUN_KEYS = [
-  'spec',
-  'url',
-  'outdir',
-  'cases',
-  'excludeCases',
-  'extended',
-  'quick',
-  'robustness',
-  'budget',
-  'shard',
-  'tls',
-  'cert',
-  'key',
-  'ca',
-  'client',
-  'clientLoops',
-  'browser',
-  'browserPath',
-  'browserTimeout',
-  'agent',
-  'role',
-  'server',
-  'serverUrl',
-  'restartServer',
-  'serverStartTimeout',
-  'insecure',
-  'seed',
-  'caseTimeout',
-  'strict',
-  'failOn',
-  'baseline',
-  'writeBaseline',
-  'jobs',
-  'junit',
-  'json',
-  'github',
-  'signal',
-  'output',
-  'logLevel',
-  'env',
-] as const satisfies ReadonlyArray<keyof RunOptions>;
-const SERVER_KEYS = [
-  'spec',
-  'url',
-  'outdir',
-  'cases',
-  'excludeCases',
-  'extended',
-  'robustness',
-  'budget',
-  'shard',
-  'tls',
-  'cert',
-  'key',
-  'ca',
-  'output',
-  'logLevel',
-  'env',
-] as const satisfies ReadonlyArray<keyof ServerOptions>;
+/** What a caller gives besides the options (the command line's flags have no such thing). */
+const CALLER_KEYS = ['signal', 'output', 'env'] as const;
+// The keys of run and startServer are the table's (config/options/table.ts), camelCase; `satisfies` holds
+// every one to the interfaces above, and test/config/options.test.ts the interfaces to the table.
+const RUN_KEYS = [...RUN_OPTIONS.map((o) => optionKey(o.flag)), ...CALLER_KEYS] satisfies ReadonlyArray<keyof RunOptions>;
+const SERVER_KEYS = [...SERVE_OPTIONS.map((o) => optionKey(o.flag)), 'output', 'env'] as const satisfies ReadonlyArray<keyof ServerOptions>;
 const JUDGE_KEYS = [
   'outdir',
   'agent',

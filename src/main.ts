@@ -10,6 +10,7 @@ import { reproCommand } from './commands/repro.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import type { CommandContext, MainIo } from './commands/shared.js';
+import { unknownArgument } from './commands/usage.js';
 import { ExitCode, reportError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 
@@ -28,13 +29,14 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     .strict()
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((msg: string | undefined, err: Error | undefined) => {
+    .fail((msg: string | undefined, err: Error | undefined, usage: unknown) => {
       // yargs' own validation errors (a flag without its value, ...) are usage errors too.
       if (err?.name === 'YError') throw new UsageError(err.message);
-      throw err ?? new UsageError(msg ?? 'invalid arguments');
+      if (err !== undefined) throw err;
+      throw new UsageError(unknownArgument(msg ?? '', argv, ...knownNames(usage)) ?? msg ?? 'invalid arguments');
     });
   for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser = add(parser, context);
-  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge, list or repro (see --help)').help();
+  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge, list or repro (see --help)').help().alias('h', 'help');
   try {
     let helpText = '';
     await parser.parseAsync([...argv], {}, (_err, _argv, output) => {
@@ -45,4 +47,16 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   } catch (err) {
     return reportError(err, io.stderr, 'wsgate');
   }
+}
+
+/**
+ * The option names and the commands yargs knew where parsing failed (the command's, or the top
+ * level's). yargs hands fail() its usage object, not the parser: its descriptions are keyed by
+ * every option declared, its commands are the ones at that level.
+ */
+function knownNames(usage: unknown): [string[], string[]] {
+  const u = usage as { getDescriptions?(): Record<string, unknown>; getCommands?(): unknown[][] } | undefined;
+  const options = Object.keys(u?.getDescriptions?.() ?? {});
+  const commands = (u?.getCommands?.() ?? []).map((c) => String(c[0]).split(' ')[0] ?? '');
+  return [options, commands];
 }

@@ -1,6 +1,6 @@
 /** `wsgate judge`: the gate applied to reports already written (by `wsgate serve` or Autobahn). */
 import type { Argv } from 'yargs';
-import { extendedOption, githubOption, quietOption, type CommandContext } from './shared.js';
+import { sharedBoolean, type CommandContext } from './shared.js';
 
 export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -19,13 +19,13 @@ export function judgeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         })
         .option('spec', { type: 'string', describe: 'The spec file wstest ran from (fuzzingclient.json, fuzzingserver.json): its cases must have results' })
         .option('exclude-cases', { type: 'string', array: true, default: [] as string[], describe: 'Case id patterns to leave out' })
-        .option('extended', extendedOption)
+        .option('extended', sharedBoolean('extended'))
         .option('strict', { type: 'boolean', default: false, describe: 'NON-STRICT outcomes fail too' })
         .option('fail-on', { type: 'string', array: true, describe: 'Verdicts that fail a case (as for run)' })
         .option('baseline', { type: 'string', describe: 'Baseline file of accepted non-OK cases' })
         .option('write-baseline', { type: 'string', describe: 'Write the failing cases to a baseline file' })
-        .option('github', githubOption)
-        .option('quiet', quietOption)
+        .option('github', sharedBoolean('github'))
+        .option('quiet', sharedBoolean('quiet'))
         .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
         .example('$0 judge --outdir reports/clients --agent my-client', 'fail the build on the reports a server wrote'),

@@ -1,6 +1,6 @@
 /** `wsgate list`: the selected cases, without opening a socket. */
 import type { Argv } from 'yargs';
-import { extendedOption, robustnessOption, type CommandContext } from './shared.js';
+import { sharedBoolean, type CommandContext } from './shared.js';
 
 export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
   return y.command(
@@ -10,8 +10,8 @@ export function listCommand<T>(y: Argv<T>, { io }: CommandContext): Argv<T> {
       y
         .option('cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns' })
         .option('exclude-cases', { type: 'string', array: true, requiresArg: true, default: [] as string[], describe: 'Case id patterns to leave out' })
-        .option('extended', extendedOption)
-        .option('robustness', robustnessOption)
+        .option('extended', sharedBoolean('extended'))
+        .option('robustness', sharedBoolean('robustness'))
         .option('role', {
           type: 'string',
           choices: ['client', 'server'],

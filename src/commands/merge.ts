@@ -1,6 +1,6 @@
 /** `wsgate merge`: the shards of a CI matrix joined into one report set and one exit status. */
 import type { Argv } from 'yargs';
-import { githubOption, type CommandContext } from './shared.js';
+import { sharedBoolean, type CommandContext } from './shared.js';
 
 export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
@@ -12,7 +12,7 @@ export function mergeCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandConte
         .option('outdir', { type: 'string', describe: 'Directory for the merged reports', demandOption: true })
         .option('junit', { type: 'string', describe: 'JUnit XML file (default: OUTDIR/junit.xml)' })
         .option('json', { type: 'string', describe: 'JSON summary file (default: OUTDIR/summary.json)' })
-        .option('github', githubOption)
+        .option('github', sharedBoolean('github'))
         .example('$0 merge shard-1 shard-2 shard-3 --outdir merged', 'one report and one exit status for three shards'),
     async (a) => {
       const [{ mergeConfig }, { mergeRuns }] = await Promise.all([import('../config/judge-merge.js'), import('../finish/merge.js')]);

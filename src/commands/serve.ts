@@ -5,18 +5,19 @@ import type { resolveServeConfig } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import type { TransportFailure } from '../server/fuzzing-server.js';
 import { VERSION } from '../version.js';
-import { serverFlags, serverOptions, type CommandContext, type MainIo } from './shared.js';
+import { SERVE_OPTIONS, settingsFrom } from '../config/options/table.js';
+import { tableOptions, type CommandContext, type MainIo } from './shared.js';
 
 export function serveCommand<T>(y: Argv<T>, { io, env, setStatus }: CommandContext): Argv<T> {
   return y.command(
     'serve',
     'Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown',
-    (y) => serverOptions(y),
+    (y) => tableOptions(y, SERVE_OPTIONS),
     async (a) => {
       // Loaded here, not at the top: --help and a usage error need none of the server.
       const [{ resolveServeConfig }, { makeLogger, specOption }] = await Promise.all([import('../config/schema.js'), import('./setup.js')]);
-      const spec = specOption(a.spec, io.stderr);
-      const config = resolveServeConfig(serverFlags(a), { env, spec });
+      const spec = specOption(a.spec as string | undefined, io.stderr);
+      const config = resolveServeConfig(settingsFrom(a, SERVE_OPTIONS), { env, spec });
       setStatus(await serve(config, io, makeLogger(config.logLevel)));
     },
   );

@@ -5,14 +5,14 @@
  * give a summary, outputs, annotations and the exit status for a passing and a failing client.
  */
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ACTION_INPUTS, actionArguments, inputVariable } from '../../src/action.js';
 import { runOutputs } from '../../src/report/github/publish.js';
 import { sampleRun } from '../report/helpers.js';
-import { readAction, runAction } from '../support/action-runner.js';
+import { readAction, REPO_ROOT, runAction } from '../support/action-runner.js';
 import { fixtureCommand, LIVE_RUNS_AT_ONCE, runCli, tempDir } from '../support/harness.js';
 
 const action = readAction();
@@ -58,7 +58,7 @@ describe('inputs to arguments', () => {
 
   test('a browser, with its executable and timeout', () => {
     const { argv } = actionArguments(env({ browser: 'firefox', 'browser-path': '/usr/bin/firefox', 'browser-timeout': '45', quick: 'true' }));
-    assert.deepEqual(argv, ['run', '--github', '--browser=firefox', '--browser-path=/usr/bin/firefox', '--browser-timeout=45', '--quick']);
+    assert.deepEqual(argv, ['run', '--github', '--quick', '--browser=firefox', '--browser-path=/usr/bin/firefox', '--browser-timeout=45']);
   });
 
   test('each kind of input', () => {
@@ -76,18 +76,53 @@ describe('inputs to arguments', () => {
     assert.deepEqual(argv, [
       'run',
       '--github',
-      `--client=python3 client.py --name "it's" {url}`,
+      // In the table's order (src/config/options/table.ts).
+      '--spec=autobahn/fuzzingserver.json',
       '--cases=1.*',
       '--cases=6.9.2',
       '--cases=7.1.1',
-      '--spec=autobahn/fuzzingserver.json',
+      '--case-timeout=12.5',
+      `--client=python3 client.py --name "it's" {url}`,
+      '--strict',
       '--fail-on=FAILED',
       '--fail-on=WRONG CODE',
       '--fail-on=NON-STRICT',
-      '--strict',
-      '--case-timeout=12.5',
     ]);
     assert.equal(cwd, 'client');
+  });
+
+  test('the inputs a sharding matrix needs: shard, jobs, extended, repro, seed, server-start-timeout, quiet', () => {
+    const { argv } = actionArguments(
+      env({
+        shard: '2/4',
+        jobs: '3',
+        extended: 'true',
+        repro: 'true',
+        quiet: 'true',
+        'server-command': 'node s.js {port}',
+        seed: '7',
+        'server-start-timeout': '60',
+      }),
+    );
+    assert.deepEqual(argv.slice(2).sort(), [
+      '--extended',
+      '--jobs=3',
+      '--quiet',
+      '--repro',
+      '--seed=7',
+      '--server-start-timeout=60',
+      '--server=node s.js {port}',
+      '--shard=2/4',
+    ]);
+    // Judging reports: --extended and --quiet apply, --shard does not.
+    assert.deepEqual(actionArguments(env({ 'judge-reports': 'r', extended: 'true', quiet: 'true' })).argv, [
+      'judge',
+      '--github',
+      '--extended',
+      '--quiet',
+      '--outdir=r',
+    ]);
+    assert.throws(() => actionArguments(env({ 'judge-reports': 'r', shard: '1/2' })), /input shard does not apply with judge-reports/);
   });
 
   test('judge-reports judges instead of running; run-only inputs are refused with it', () => {
@@ -145,6 +180,28 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.equal(outputs['reports-directory'], path.join(workspace, 'reports', 'servers'));
     assert.match(summary, /wsgate: lenient-server failed/);
     assert.match(res.stdout, /^::error .*6\.3\.1/m);
+  });
+
+  test('shard and jobs reach the run: only the second of two slices is played, jobs=1 accepted (the entry compiled from src/, not the bundle)', async () => {
+    // action/dist/ is rebuilt after a merge (test/github/action-bundle.test.ts checks it): this runs
+    // action.yml's steps with an entry that loads the compiled sources, so the test holds before then.
+    const actionPath = await tempDir('wsgate-action-src-');
+    await copyFile(path.join(REPO_ROOT, 'action.yml'), path.join(actionPath, 'action.yml'));
+    await mkdir(path.join(actionPath, 'action', 'dist', 'github'), { recursive: true });
+    const entry = new URL('../../src/action.js', import.meta.url).href;
+    await writeFile(
+      path.join(actionPath, 'action', 'dist', 'github', 'action.js'),
+      `import { runAction } from ${JSON.stringify(entry)};\nprocess.exitCode = await runAction(process.env, { stdout: process.stdout, stderr: process.stderr });\n`,
+    );
+    const { res, outputs } = await runAction(
+      { cases: '1.1.1 1.1.2 1.1.3 1.1.4', shard: '2/2', jobs: '1', url: 'ws://127.0.0.1:0', 'reports-directory': 'reports' },
+      { actionPath },
+    );
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.deepEqual([outputs.result, outputs.total], ['pass', '2']);
+    const summary = JSON.parse(await readFile(outputs['json-report'] ?? '', 'utf8')) as { shard: unknown; cases: unknown[] };
+    assert.deepEqual(summary.shard, { index: 2, count: 2 });
+    assert.equal(summary.cases.length, 2);
   });
 
   test('tls: the bundled client over wss://, the CA in the reports directory; a server over wss:// with role server', async () => {

@@ -18,7 +18,7 @@ test('run with no --client plays the cases against the bundled ws client: exit 0
 });
 
 const usageCases: Array<[string[], RegExp]> = [
-  [['run', '--no-such-flag'], /Unknown argument/i],
+  [['run', '--no-such-flag'], /^wsgate: unknown option --no-such-flag$/],
   [['run', '--url', 'http://127.0.0.1:9001'], /--url must start with ws:\/\//],
   [['run', '--url', 'not a url'], /is not a URL/],
   [['run', '--cases', '99.9.9'], /no case has the id "99\.9\.9"/],
@@ -66,12 +66,54 @@ test('list prints index, id and description without opening a socket', async () 
 });
 
 test('--help works for every command', async () => {
-  for (const cmd of ['run', 'serve', 'judge', 'list']) {
+  for (const cmd of ['run', 'serve', 'judge', 'merge', 'list', 'repro']) {
     const res = await runMain([cmd, '--help']);
     assert.equal(res.code, 0);
     assert.match(res.stdout, new RegExp(`wsgate ${cmd}`));
   }
 });
+
+test('-h is --help: run prints its options in sections, in order, exit 0', async () => {
+  const res = await runCli(['run', '-h']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stderr, '');
+  const sections = [...res.stdout.matchAll(/^([A-Z][\w ]+):$/gm)].map((m) => m[1]);
+  assert.deepEqual(sections, [
+    'Selection',
+    'Client under test',
+    'Server under test',
+    'Gate',
+    'Reports',
+    'Transport',
+    'Robustness',
+    'Browser',
+    'Options',
+    'Examples',
+  ]);
+  // Each option sits in its own section: --shard under Selection, --seed under Server under test.
+  const section = (title: string) => res.stdout.split(`\n${title}:\n`)[1]?.split('\n\n')[0] ?? '';
+  assert.match(section('Selection'), /^\s+--shard /m);
+  assert.match(section('Server under test'), /^\s+--seed /m);
+  assert.doesNotMatch(section('Selection'), /--seed/);
+  assert.equal((await runCli(['-h'])).code, 0);
+});
+
+// An option wsgate does not know: one line naming the nearest it does, exit 2 (a real process: the status and stderr as a shell sees them).
+const unknownCases: Array<[string[], string]> = [
+  [['run', '--case', '6.*'], 'wsgate: unknown option --case; did you mean --cases?\n'],
+  [['run', '--jbs=4'], 'wsgate: unknown option --jbs; did you mean --jobs?\n'],
+  [['judge', '--outdri', 'r'], 'wsgate: unknown option --outdri; did you mean --outdir?\n'],
+  [['serve', '--bogus'], 'wsgate: unknown option --bogus\n'],
+  [['rn'], 'wsgate: unknown command rn; did you mean run?\n'],
+];
+for (const [args, line] of unknownCases) {
+  test(`unknown: wsgate ${args.join(' ')}`, async () => {
+    const res = await runCli(args);
+    assert.equal(res.code, 2);
+    assert.equal(res.stderr, line);
+    assert.equal(res.stdout, '');
+  });
+}
 
 test('the top-level --help names both roles', async () => {
   const res = await runCli(['--help']);

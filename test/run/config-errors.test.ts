@@ -29,9 +29,9 @@ before(async () => {
  * process: a usage error yargs finds, and one that gets as far as the server's listen.
  */
 const rows: Array<[string, () => string[], RegExp]> = [
-  ['unknown flag', () => ['run', '--bogus-flag'], /^wsgate: Unknown arguments?: bogus-flag/],
-  ['stray positional argument', () => ['run', 'extra'], /^wsgate: Unknown argument: extra$/],
-  ['unknown command', () => ['bogus'], /^wsgate: Unknown argument: bogus$/],
+  ['unknown flag', () => ['run', '--bogus-flag'], /^wsgate: unknown option --bogus-flag$/],
+  ['stray positional argument', () => ['run', 'extra'], /^wsgate: unknown argument extra$/],
+  ['unknown command', () => ['bogus'], /^wsgate: unknown command bogus$/],
   ['no command', () => [], /^wsgate: name a command: run, serve, judge, merge, list or repro/],
   ['--url with http://', () => ['run', '--url', 'http://127.0.0.1:0'], /^wsgate: --url must start with ws:\/\//],
   [
