@@ -3,9 +3,10 @@
  * a list of detectors, each recognising one kind of divergence (no handshake, masking, a wrong close
  * code, the wrong endpoint closing, events that differ, …) and telling it as a story with its cause.
  */
-import type { CaseResult, ReportEvent } from '../model/report.js';
+import type { CaseResult } from '../model/report.js';
 import type { WirePoint } from '../model/explanation.js';
 import { CLOSE_ANSWER, FAIL_CODES, type Requirement } from './requirements.js';
+import { eventFrame, eventsWords, eventWords, firstDivergence, quoteLogged } from './events.js';
 import { frameWords, Op, ordinal, type LoggedFrame, type WireFacts } from './wire-facts.js';
 
 export interface Story {
@@ -20,13 +21,17 @@ function point(f: LoggedFrame): WirePoint {
   return { frame: f.n, offset: f.offset, ms: f.ms };
 }
 
-/** The first frame of the peer that is not part of the closing handshake (an echo, a pong…). */
-function firstDataOrControl(facts: WireFacts): LoggedFrame | undefined {
-  return facts.peerFrames.find((f) => f.opcode !== Op.Close);
-}
-
 export function peerClose(facts: WireFacts): LoggedFrame | undefined {
   return facts.peerFrames.find((f) => f.opcode === Op.Close);
+}
+
+/**
+ * Whether the peer sent a close frame: its frame in the log, a close code, or a clean close (which
+ * takes a close frame from each side). The log alone does not tell: cases that send megabytes
+ * switch it off (9.x), and the peer's close frame is then missing from it though the result holds it.
+ */
+export function peerSentClose(r: CaseResult, facts: WireFacts): boolean {
+  return peerClose(facts) !== undefined || r.remoteCloseCode !== null || r.wasClean;
 }
 
 export function codeWords(code: number | null, reason: string | null): string {
@@ -45,7 +50,8 @@ interface Seen {
   r: CaseResult;
   req: Requirement;
   facts: WireFacts;
-  closeFrame: LoggedFrame | undefined;
+  /** The peer sent a close frame, logged or not (peerSentClose). */
+  peerClosed: boolean;
   closeAt: WirePoint | null;
   key: (kind: string) => string;
 }
@@ -58,7 +64,14 @@ const EVENTS_DIFFER = 'Actual events differ from any expected.';
 /** What the peer did instead, where, and the cause it makes: the first detector that recognises the case. */
 export function divergence(r: CaseResult, req: Requirement, facts: WireFacts): Story {
   const closeFrame = peerClose(facts);
-  const seen: Seen = { r, req, facts, closeFrame, closeAt: closeFrame === undefined ? null : point(closeFrame), key: (kind) => `${req.key}:${kind}` };
+  const seen: Seen = {
+    r,
+    req,
+    facts,
+    peerClosed: peerSentClose(r, facts),
+    closeAt: closeFrame === undefined ? null : point(closeFrame),
+    key: (kind) => `${req.key}:${kind}`,
+  };
   for (const detect of DETECTORS) {
     const story = detect(seen);
     if (story !== null) return story;
@@ -143,10 +156,10 @@ const notApplicable: Detector = ({ r }) => {
   };
 };
 
-const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+const informational: Detector = ({ r, req, peerClosed, closeAt, key }) => {
   if (r.behavior !== 'INFORMATIONAL' && r.behaviorClose !== 'INFORMATIONAL') return null;
   const closed = r.closedByMe ? "answered wsgate's close with" : 'closed with';
-  const answer = closeFrame === undefined ? 'sent no close frame' : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const answer = !peerClosed ? 'sent no close frame' : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
   const peerDid = `${answer}; ${req.informational ?? 'the RFC leaves this case open, so it is reported, not judged'}`;
   return { peerDid, at: closeAt, cause: { key: key('informational'), title: `${req.subject}: informational only` } };
 };
@@ -155,7 +168,7 @@ const informational: Detector = ({ r, req, closeFrame, closeAt, key }) => {
  * The peer's answer to a normal close wsgate started at the end of a case: one cause whatever the
  * case was about, since the fault is in the peer's closing handshake.
  */
-const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
+const closingAnswer: Detector = ({ r, peerClosed, closeAt }) => {
   // Events that went wrong first are the story; the closing is then told in the ending.
   if (!r.closedByMe || r.result === EVENTS_DIFFER) return null;
   const ec = r.expectedClose;
@@ -169,7 +182,7 @@ const closingAnswer: Detector = ({ r, closeFrame, closeAt }) => {
       requirement: CLOSE_ANSWER,
     };
   }
-  if (closeFrame === undefined && r.remoteCloseCode === null && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
+  if (!peerClosed && r.behaviorClose === 'UNCLEAN' && r.behavior !== 'FAILED') {
     return {
       peerDid: "never answered wsgate's close frame",
       at: null,
@@ -207,31 +220,56 @@ const wrongCode: Detector = ({ r, req, closeAt, key }) => {
   return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
 };
 
-/** The peer should have failed the connection and wsgate had to close it, or the other way round. */
-const wrongEndpoint: Detector = ({ r, req, facts, closeFrame, closeAt, key }) => {
+/**
+ * The peer should have failed the connection and wsgate had to close it, or the other way round.
+ * An accepting peer is shown at the first event no expected list allows (5.15's expected echo of
+ * "fragment1fragment2" is not the fault; the echo of "fragment4" after the stray frame is).
+ */
+const wrongEndpoint: Detector = ({ r, req, facts, peerClosed, closeAt, key }) => {
   const ec = r.expectedClose;
   if (!('closedByMe' in ec) || ec.closedByMe === r.closedByMe) return null;
   if (r.closedByMe) {
-    const echo = firstDataOrControl(facts);
-    const timer = facts.fired[0];
-    if (echo !== undefined) {
-      const peerDid = `accepted it and sent ${frameWords(echo)}${echo.logged !== '' ? ` ${quoteLogged(echo.logged)}` : ''} instead of failing the connection`;
-      return { peerDid, at: point(echo), cause: { key: key('accepted'), title: `${req.subject} accepted` } };
+    const cause = { key: key('accepted'), title: `${req.subject} accepted` };
+    const d = firstDivergence(r.expected, r.received);
+    if (d?.have !== undefined) {
+      const frame = eventFrame(facts, r.received, d.index);
+      return {
+        peerDid: `accepted it and sent ${sentWords(d.have, frame)} instead of failing the connection`,
+        at: frame === undefined ? null : point(frame),
+        cause,
+      };
     }
+    // A frame that made no event (wsgate refused it: an echo of invalid UTF-8), after the events the case allows.
+    const frame = frameAfterEvents(facts, r.received);
+    if (frame !== undefined) {
+      const peerDid = `accepted it and sent ${frameWords(frame)}${frame.logged !== '' ? ` ${quoteLogged(frame.logged)}` : ''} instead of failing the connection`;
+      return { peerDid, at: point(frame), cause };
+    }
+    const timer = facts.fired[0];
     const until = timer !== undefined && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : '';
     const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
-    return {
-      peerDid: `did not fail the connection: it kept it open and silent${until}`,
-      at,
-      cause: { key: key('accepted'), title: `${req.subject} accepted` },
-    };
+    const open = r.received.length === 0 ? 'open and silent' : `open after ${eventsWords(r.received)}, which the case expects`;
+    return { peerDid: `did not fail the connection: it kept it ${open}${until}`, at, cause };
   }
-  const peerDid =
-    closeFrame !== undefined
-      ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`
-      : `${dropWords(r)} without a close frame`;
+  const peerDid = peerClosed
+    ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`
+    : `${dropWords(r)} without a close frame`;
   return { peerDid, at: closeAt, cause: { key: key('refused'), title: `${req.subject} refused` } };
 };
+
+/** The peer's first frame other than a close after the frames of its (allowed) events. */
+function frameAfterEvents(facts: WireFacts, received: CaseResult['received']): LoggedFrame | undefined {
+  const lastEvent = received.findLastIndex((e) => e[0] !== 'timeout');
+  const last = lastEvent < 0 ? undefined : eventFrame(facts, received, lastEvent);
+  return facts.peerFrames.find((f) => f.opcode !== Op.Close && (last === undefined || f.entry > last.entry));
+}
+
+/** An event the peer sent: its one frame ("text frame 1 (FIN, 9 bytes) "fragment4""), or the message and the frame that ended it. */
+function sentWords(event: Parameters<typeof eventWords>[0], frame: LoggedFrame | undefined): string {
+  if (frame === undefined) return eventWords(event);
+  if (frame.opcode === Op.Continuation) return `${eventWords(event)}, ending at ${frameWords(frame)}`;
+  return `${frameWords(frame)}${frame.logged !== '' ? ` ${quoteLogged(frame.logged)}` : ''}`;
+}
 
 /** What ending the connection was, in words: TCP's, or over HTTP/2 the stream's (RFC 8441 §5). */
 function dropWords(r: CaseResult): string {
@@ -249,13 +287,13 @@ const badData: Detector = ({ r, req, key }) => {
   };
 };
 
-const nonStrict: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+const nonStrict: Detector = ({ r, req, peerClosed, closeAt, key }) => {
   if (r.behavior !== 'NON-STRICT') return null;
   const pauses = r.received.filter((e) => e[0] === 'timeout').map((e) => e[1]);
   const others = r.received.filter((e) => e[0] !== 'timeout');
   const waited = pauses.length > 0 ? `let the case's pause${pauses.length === 1 ? '' : 's'} ${pauses.join(', ')} pass` : '';
   const sent = others.length > 0 ? `sent ${eventsWords(others)}` : '';
-  const closed = closeFrame === undefined ? '' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+  const closed = !peerClosed ? '' : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
   const what = [waited, sent, closed].filter((p) => p !== '').join(', then ') || 'sent nothing the case expects';
   const peerDid = `${what}: ${req.nonStrict ?? 'the case accepts this outcome as non-strict, the strict one being the expected events'}`;
   return { peerDid, at: closeAt, cause: { key: key('non-strict'), title: `${req.subject}: handled non-strictly` } };
@@ -271,11 +309,10 @@ const outcomeFailed: Detector = ({ r, req, facts, key }) => {
   };
 };
 
-const closeFailed: Detector = ({ r, req, closeFrame, closeAt, key }) => {
+const closeFailed: Detector = ({ r, req, peerClosed, closeAt, key }) => {
   if (r.behaviorClose === 'UNCLEAN') {
     const why = r.wasNotCleanReason ?? 'no reason recorded';
-    const peerDid =
-      closeFrame === undefined ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+    const peerDid = !peerClosed ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
     return { peerDid, at: closeAt, cause: { key: key('unclean'), title: `${req.subject}: connection not closed cleanly` } };
   }
   if (r.behaviorClose === 'FAILED BY CLIENT') {
@@ -302,15 +339,14 @@ const DETECTORS: readonly Detector[] = [
   closeFailed,
 ];
 
-/** The first point where the observed events leave the expected ones. */
+/** The first event no expected list allows, told against the list that went furthest. */
 function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
-  const expected = r.expected.OK ?? r.expected['NON-STRICT'] ?? [];
   const got = r.received;
-  let i = 0;
-  while (i < expected.length && i < got.length && sameReportEvent(expected[i]!, got[i]!)) i++;
-  const want = expected[i];
-  const have = got[i];
-  const frame = eventFrame(facts, i);
+  const d = firstDivergence(r.expected, got);
+  const want = d?.want;
+  const have = d?.have;
+  const i = d?.index ?? 0;
+  const frame = eventFrame(facts, got, i);
   const at = frame === undefined ? null : point(frame);
   if (want !== undefined && have === undefined) {
     return {
@@ -334,51 +370,6 @@ function eventsStory(r: CaseResult, req: Requirement, facts: WireFacts): Story {
     };
   }
   return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
-}
-
-/** The peer frame that completed its i-th event (a message's final frame, or a pong). */
-function eventFrame(facts: WireFacts, i: number): LoggedFrame | undefined {
-  let n = -1;
-  for (const f of facts.peerFrames) {
-    if (f.opcode === Op.Pong || ((f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin)) n++;
-    if (n === i) return f;
-  }
-  return undefined;
-}
-
-function sameReportEvent(a: ReportEvent, b: ReportEvent): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** A logged payload in a sentence: text quoted, anything with control characters (or not text) as hex; cut at 40 characters. */
-function quoteLogged(logged: string): string {
-  const cut = logged.endsWith(' ...');
-  const body = cut ? logged.slice(0, -4) : logged;
-  // eslint-disable-next-line no-control-regex
-  const text = !body.startsWith('0x') && !/[\u0000-\u001f\u007f]/.test(body);
-  const shown = text ? body : body.startsWith('0x') ? body : `0x${Buffer.from(body, 'utf8').toString('hex')}`;
-  const short = shown.length > 40 || cut ? `${shown.slice(0, 40)}…` : shown;
-  return text ? `"${short}"` : short;
-}
-
-/** An event as words: 'a text message "Hello"', 'a pong "ping payload"', 'timeout A'. */
-export function eventWords(e: ReportEvent): string {
-  switch (e[0]) {
-    case 'message':
-      return `a ${e[2] ? 'binary' : 'text'} message ${quoteLogged(e[1])}`;
-    case 'ping':
-      return `a ping ${quoteLogged(e[1])}`;
-    case 'pong':
-      return `a pong ${quoteLogged(e[1])}`;
-    case 'timeout':
-      return `nothing before the case's timer ${e[1]}`;
-  }
-}
-
-function eventsWords(events: readonly ReportEvent[]): string {
-  if (events.length === 0) return 'nothing';
-  const shown = events.slice(0, 3).map(eventWords).join(', ');
-  return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
 }
 
 /** A result text made into a title: numbers and quoted parts generalised (an advisory's id is a name, not a number). */

@@ -8,7 +8,7 @@ import type { Explanation, WirePoint } from '../model/explanation.js';
 import type { PeerDeath } from '../model/peer.js';
 import { diedDuringWords } from './peer-words.js';
 import { Utf8Validator } from '../protocol/utf8.js';
-import { codeWords, divergence, peerClose } from './divergence.js';
+import { codeWords, divergence, peerSentClose } from './divergence.js';
 import { requirementFor, type Requirement } from './requirements.js';
 import { loggedBytes, Op, ordinal, wireFacts, type WireFacts } from './wire-facts.js';
 
@@ -48,40 +48,66 @@ export function needsExplaining(r: Pick<CaseResult, 'behavior' | 'behaviorClose'
   return r.behavior !== 'OK' || r.behaviorClose !== 'OK';
 }
 
-/** A case that produced no result: the gate's reason is what the peer did. */
+/**
+ * A case that produced no result: the gate's reason is what the peer did. When the case never got
+ * a connection (no client command started, no server, nothing dialled) it is a fault of the run,
+ * not of the protocol: no RFC requirement was tested and wsgate sent nothing, so neither is claimed.
+ */
 export function explainNoResult(id: string, description: string, reason: string): Explanation {
-  const req = requirementFor(id, null);
   const kind = noResultKind(reason);
-  const did = didPhrase(description);
-  const ending = 'no WebSocket connection was recorded for the case';
+  const req = kind.requirement ?? requirementFor(id, null);
   return finish(
     {
       verdict: 'NO RESULT',
-      did,
+      did: kind.played ? didPhrase(description) : 'sent nothing of the case: it never had a WebSocket connection',
       requirement: { rfc: req.rfc, text: req.text },
       peerDid: reason,
       at: null,
-      ending,
-      cause: { key: `no-result:${kind.key}`, title: kind.title },
+      ending: 'no WebSocket connection was recorded for the case',
+      cause: { key: `no-result:${kind.key}`, title: `no result: ${kind.title}` },
     },
     true,
   );
 }
 
-function noResultKind(reason: string): { key: string; title: string } {
+/** Where a requirement's RFC section goes, for a fault of the run (what must hold instead). */
+export const RUN_FAULT = 'no RFC requirement (a fault of the run)';
+
+interface NoResultKind {
+  key: string;
+  title: string;
+  /** What was broken, when not the case's own requirement: a fault of the run, or the opening handshake. */
+  requirement: { rfc: string; text: string } | null;
+  /** Whether the case may have been played (wsgate may have sent some of it). */
+  played: boolean;
+}
+
+const runFault = (text: string): NoResultKind['requirement'] => ({ rfc: RUN_FAULT, text });
+
+/** RFC 6455 §4.1-4.2: no frame before the opening handshake completes. */
+const OPENING_HANDSHAKE = { rfc: 'RFC 6455 §4.1, §4.2', text: 'the opening handshake must complete before any frame is sent' };
+
+function noResultKind(reason: string): NoResultKind {
+  const kind = (key: string, title: string, requirement: NoResultKind['requirement'], played = false): NoResultKind => ({ key, title, requirement, played });
   // First: these name TLS (ALPN) as the way HTTP/2 could have gone.
   if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason))
-    return { key: 'http2', title: 'no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)' };
-  if (/TLS/i.test(reason)) return { key: 'tls', title: 'no result: the TLS handshake failed' };
-  if (/command not found|status 127|could not be started/.test(reason))
-    return { key: 'no-command', title: 'no result: the client command could not be started' };
-  if (/^the server under test /.test(reason)) return { key: 'server-stopped', title: 'no result: the server under test stopped' };
-  if (/killed by SIG|crash/.test(reason)) return { key: 'crash', title: 'no result: the peer crashed' };
-  if (/did not finish|timed out|time limit/.test(reason)) return { key: 'timeout', title: 'no result: the case ran out of time' };
-  if (/opening handshake/.test(reason)) return { key: 'handshake', title: 'no result: the opening handshake was never completed' };
-  if (/before it connected|never connected|did not connect/.test(reason)) return { key: 'no-connection', title: 'no result: the client never connected' };
-  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: 'unreachable', title: 'no result: the server could not be reached' };
-  return { key: 'other', title: `no result: ${reason.replace(/\d+(\.\d+)?/g, 'N')}` };
+    return kind('http2', 'no HTTP/2 connection that could carry a WebSocket (RFC 8441)', null);
+  if (/TLS/i.test(reason)) return kind('tls', 'the TLS handshake failed', runFault('the peer and wsgate must agree on TLS (certificate, protocol versions)'));
+  if (/command not found|status 12[67]|could not be started/.test(reason))
+    return kind('no-command', 'the client command could not be started', runFault('the client command must start (check --client)'));
+  if (/^the server under test |found no server/.test(reason))
+    return kind('server-stopped', 'the server under test stopped', runFault('the server under test must keep serving'));
+  if (/killed by SIG|crash/.test(reason)) {
+    const before = /before it connected/.test(reason);
+    return kind('crash', 'the peer crashed', before ? runFault('the client must stay alive until it connects') : null, !before);
+  }
+  if (/did not finish|timed out|time limit/.test(reason)) return kind('timeout', 'the case ran out of time', null, true);
+  if (/opening handshake/.test(reason)) return kind('handshake', 'the opening handshake was never completed', OPENING_HANDSHAKE);
+  if (/before it connected|never connected|did not connect|did not run this case/.test(reason))
+    return kind('no-connection', 'the client never connected', runFault('the client must dial the URL it is given ({url})'));
+  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason))
+    return kind('unreachable', 'the server could not be reached', runFault('the server under test must accept connections'));
+  return kind('other', reason.replace(/\d+(\.\d+)?/g, 'N'), null, true);
 }
 
 /** The explanation of a result, or null when both verdicts are OK. */
@@ -109,7 +135,7 @@ export function explainResult(r: CaseResult): Explanation | null {
 function finish(e: Omit<Explanation, 'text' | 'short'>, ownSentence = false): Explanation {
   const where = pointWords(e.at);
   const peer = `${ownSentence ? '' : 'the peer '}${e.peerDid}${where === '' ? '' : ` (${where})`}`;
-  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
+  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${capital(e.requirement.rfc)}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
   const short = `${peer} — ${e.requirement.rfc}`;
   return { ...e, text, short };
 }
@@ -179,7 +205,7 @@ function endingPhrase(r: CaseResult, facts: WireFacts): string {
   const timer = facts.fired[0];
   const timerWords = timer !== undefined && timer.seconds !== null ? ` when its ${timer.seconds} s timer ran out` : '';
   const parts: string[] = [];
-  const peerClosed = peerClose(facts) !== undefined || r.remoteCloseCode !== null;
+  const peerClosed = peerSentClose(r, facts);
   if (r.closedByMe) {
     const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== '' ? ` ("${r.localCloseReason}")` : '';
     parts.push(

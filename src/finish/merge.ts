@@ -12,7 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { catalogueFor, everyCase } from '../catalogue/registry.js';
 import { agentFilePrefixes, caseReportBase, makeDirectory, resolveInside } from '../report/files.js';
-import type { CaseResult, GateCase, GateRun, GateView } from '../model/report.js';
+import type { BaselineMark, CaseResult, GateCase, GateRun, GateView } from '../model/report.js';
 import { gateView } from '../explain/run.js';
 import { writeReports } from '../report/writer.js';
 import { VERSION } from '../version.js';
@@ -49,7 +49,13 @@ const summarySchema = z.object({
       warnings: z.array(z.string()),
       reportfile: z.string().nullable(),
       baseline: z
-        .object({ state: z.enum(['accepted', 'passing']), pattern: z.string(), reason: z.string(), failure: z.string().nullable() })
+        .object({
+          state: z.enum(['accepted', 'passing']),
+          pattern: z.string(),
+          reason: z.string(),
+          failure: z.string().nullable(),
+          cause: z.string().optional(),
+        })
         .nullable()
         .optional(),
       client: z
@@ -214,7 +220,7 @@ async function mergeCases(
         result,
         client: c.client,
         reportBase: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, ''),
-        ...(c.baseline != null ? { baseline: c.baseline } : {}),
+        ...(c.baseline != null ? { baseline: baselineMark(c.baseline) } : {}),
         ...recordedNotRun(c, result),
       });
     }
@@ -266,4 +272,10 @@ function mergedRun(agent: string, summaries: readonly Summary[], merged: GateCas
     ...(summaries[0]?.failOn != null ? { failOn: summaries[0].failOn } : {}),
     ...(summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}),
   };
+}
+
+/** A case's baseline mark as read: its cause's title only when the summary has one (older ones do not). */
+function baselineMark(b: NonNullable<Summary['cases'][number]['baseline']>): BaselineMark {
+  const { cause, ...mark } = b;
+  return cause === undefined ? mark : { ...mark, cause };
 }

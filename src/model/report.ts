@@ -216,6 +216,8 @@ export interface BaselineMark {
   reason: string;
   /** The failure the baseline accepted (null when the case passes). */
   failure: string | null;
+  /** The title of the accepted failure's cause (absent when the case passes, or its failure has no explanation). */
+  cause?: string;
 }
 
 /** A whole gate run: what the JUnit, JSON summary and console renderers read. */

@@ -126,7 +126,10 @@ export class Progress {
       this.out.write(`  and ${rest.length} more causes (${n} cases): see summary.json or index.html\n`);
     }
     for (const c of accepted.slice(0, 20)) {
-      this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${c.baseline?.failure ?? ''} (baseline: ${c.baseline?.reason ?? ''})\n`);
+      // The failure in its cause's words, once; the baseline's reason only when it says more.
+      const what = c.baseline?.cause ?? c.baseline?.failure ?? '';
+      const why = c.baseline?.reason ?? '';
+      this.out.write(`  ${this.colour(33, 'accepted failure')} ${c.id}: ${what}${why === what || why === c.baseline?.failure ? '' : ` (baseline: ${why})`}\n`);
     }
     const removable = run.cases.filter((c) => c.baseline?.state === 'passing').map((c) => c.id);
     if (removable.length > 0)

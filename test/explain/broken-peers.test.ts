@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { RUN_FAULT } from '../../src/explain/explain.js';
 import type { CauseGroup, Explanation } from '../../src/model/explanation.js';
 import { fixtureCommand, runCli, tempDir } from '../support/harness.js';
 
@@ -123,12 +124,47 @@ describe('a client under test, wrong in one way', () => {
     assert.match(e.ending, /wsgate failed the connection with code 1002 \("unmasked client-to-server frame"\)/);
   });
 
+  test('ignores-stray-continuation (drops a continuation with no message open): 5.15 is told at the echo of "fragment4", not the expected echo before it', async () => {
+    const r = await client('ignores-stray-continuation', ['5.15', '5.1']);
+    assert.equal(r.cases.get('5.1')?.status, 'passed', 'the same peer, otherwise correct');
+    const e = explained(r, '5.15');
+    assert.equal(e.cause.key, 'stray-continuation:accepted');
+    assert.equal(e.peerDid, 'accepted it and sent text frame 2 (FIN, 9 bytes) "fragment4" instead of failing the connection');
+    assert.deepEqual([e.at?.frame, e.at?.offset], [2, 24], 'its second frame, after the 24 bytes of the echo of "fragment1fragment2"');
+    assert.doesNotMatch(e.text, /sent text frame 1|"fragment1fragment2" instead/);
+  });
+
+  test('ws with its default limits (refuses 9.3.1 with 1008, its close frame not in the log the case switched off): "sent a close frame", as its ending says', async () => {
+    const r = await client('ws-default', ['9.3.1']);
+    const e = explained(r, '9.3.1');
+    assert.equal(e.cause.key, 'large-messages:refused');
+    assert.equal(e.peerDid, 'failed the connection: it sent a close frame with code 1008');
+    assert.match(e.ending, /^the peer closed first, with code 1008, .*, clean$/);
+    assert.doesNotMatch(e.text, /without a close frame|dropped/);
+  });
+
+  test('a client command that cannot start: a fault of the run, with no RFC requirement and nothing claimed sent', async () => {
+    const r = await run(['--client', '/nonexistent/wsgate-test-cmd {url}', '--url', 'ws://127.0.0.1:0', '--cases', '1.1.1']);
+    assert.equal(r.code, 1);
+    const e = explained(r, '1.1.1');
+    assert.equal(e.cause.key, 'no-result:no-command');
+    assert.deepEqual(e.requirement, { rfc: RUN_FAULT, text: 'the client command must start (check --client)' });
+    assert.equal(e.did, 'sent nothing of the case: it never had a WebSocket connection');
+    assert.doesNotMatch(e.text, /RFC 6455|payload lengths|sent a text message/);
+    assert.deepEqual(r.causes[0]?.requirement, e.requirement);
+    assert.match(
+      r.stdout,
+      /FAIL no result: the client command could not be started — 1 case: 1\.1\.1\n +no RFC requirement \(a fault of the run\): the client command must start/,
+    );
+  });
+
   test('a client that never connects: the case has no result, and says so as its cause', async () => {
     const r = await client('exits-at-once', ['1.1.1']);
     const e = explained(r, '1.1.1');
     assert.equal(e.verdict, 'NO RESULT');
     assert.equal(e.cause.key, 'no-result:no-connection');
     assert.equal(e.peerDid, 'the client exited with status 0 before it connected');
+    assert.equal(e.requirement.rfc, RUN_FAULT);
   });
 });
 

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { catalogueFor } from '../../src/catalogue/registry.js';
 import { idRanges } from '../../src/explain/causes.js';
-import { explainNoResult } from '../../src/explain/explain.js';
+import { explainNoResult, RUN_FAULT } from '../../src/explain/explain.js';
 import { runCauses } from '../../src/explain/run.js';
 import type { GateCase, GateRun } from '../../src/model/report.js';
 import { jobSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/github/markdown.js';
@@ -81,6 +81,26 @@ test("a case with no result: the gate's reason is the story, classed into a caus
   assert.equal(e.verdict, 'NO RESULT');
   assert.equal(e.did, 'sent a text message with an empty payload, in one frame');
   assert.equal(e.short, 'the case did not finish within 30 s; the client was killed — RFC 6455 §5.2');
+});
+
+test('a case that never connected is a fault of the run: no RFC requirement, nothing claimed sent; one that played keeps its own', () => {
+  const explain = (reason: string) => explainNoResult('9.1.1', 'A text message of 64 KiB, in one frame.', reason);
+  for (const reason of [
+    'the client exited with status 127 (command not found?) before it connected',
+    'the client command could not be started: spawn ENOENT',
+    'the client exited with status 0 before it connected',
+    'the client was killed by SIGSEGV before it connected',
+    'the server under test exited with status 7 (last output: bye); not restarted (--restart-server restarts it)',
+    'could not connect to 127.0.0.1:4321: ECONNREFUSED',
+  ]) {
+    const e = explain(reason);
+    assert.equal(e.requirement.rfc, RUN_FAULT, reason);
+    assert.equal(e.did, 'sent nothing of the case: it never had a WebSocket connection', reason);
+  }
+  assert.equal(explain('the client never completed the opening handshake').requirement.rfc, 'RFC 6455 §4.1, §4.2');
+  const played = explain('the case did not finish within 30 s; the client was killed');
+  assert.match(played.requirement.rfc, /^RFC 6455 §/);
+  assert.equal(played.did, 'sent a text message of 64 KiB, in one frame');
 });
 
 test('a server under test with no result: stopped, or not reachable', () => {

@@ -120,7 +120,7 @@ describe('job summary', () => {
     assert.match(md, /\*\*4 cases: 1 passed, 2 failed, 1 skipped\*\*/);
     assert.match(
       md,
-      /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| the peer sent a text message 0x80bf80bf80bf, which the case does not expect — RFC 6455 §8\.1, §7\.4\.1 \|\n\| 1\.1\.2 \| no result \| the client did not connect within 30 s; it was killed — RFC 6455 §5\.2 \|/,
+      /### Failing cases \(2\)\n\n\| Case \| Verdicts \| Why \|\n\| --- \| --- \| --- \|\n\| 6\.12\.7 \| FAILED \/ OK \| the peer sent a text message 0x80bf80bf80bf, which the case does not expect — RFC 6455 §8\.1, §7\.4\.1 \|\n\| 1\.1\.2 \| no result \| the client did not connect within 30 s; it was killed — no RFC requirement \(a fault of the run\) \|/,
     );
     // The causes come first, each once, with its cases and the requirement it breaks.
     assert.match(

@@ -32,13 +32,20 @@ describe('baseline file validation', () => {
     [
       'an unknown key',
       { version: 1, cases: {}, note: 'x' },
-      'b.json: unknown key "note" (a baseline has "version" and "cases"; an entry has "reason" and "agents")',
+      'b.json: unknown key "note" (a baseline has "version", "cases" and "causes"; an entry has "reason" and "agents")',
     ],
     [
       'an unknown entry key',
       { version: 1, cases: { '6.4.1': { reason: 'r', why: 'x' } } },
-      'b.json: unknown key "cases.6.4.1.why" (a baseline has "version" and "cases"; an entry has "reason" and "agents")',
+      'b.json: unknown key "cases.6.4.1.why" (a baseline has "version", "cases" and "causes"; an entry has "reason" and "agents")',
     ],
+    ['causes as a list', { version: 1, cases: {}, causes: ['x'] }, 'b.json: "causes" must be an object mapping causes (a key or a title) to {"reason": "..."}'],
+    [
+      'a cause with no reason',
+      { version: 1, cases: {}, causes: { 'closing-answer:*': {} } },
+      'b.json: "causes.closing-answer:*.reason" must be a non-empty string: say why the cause is accepted',
+    ],
+    ['an empty cause', { version: 1, cases: {}, causes: { ' ': { reason: 'r' } } }, 'b.json: "causes": an empty cause'],
     ['an unknown case id', { version: 1, cases: { '6.4.9': { reason: 'r' } } }, 'b.json: "cases": no case has the id "6.4.9"'],
     ['a bad pattern', { version: 1, cases: { 'six.*': { reason: 'r' } } }, 'b.json: "cases": bad case pattern "six.*"'],
   ];
@@ -72,6 +79,7 @@ describe('applyBaseline', () => {
       pattern: '6.12.*',
       reason: 'echoes invalid UTF-8 until v2',
       failure: 'behavior FAILED: the peer echoed invalid UTF-8',
+      cause: 'invalid UTF-8 in a text message: unexpected message',
     });
     assert.equal(accepted?.reason, 'accepted failure (baseline: echoes invalid UTF-8 until v2): behavior FAILED: the peer echoed invalid UTF-8');
     // A case that failed without a result (the client never connected) is a failure like another.
@@ -93,13 +101,13 @@ describe('applyBaseline', () => {
     assert.deepEqual(applyBaseline(once, 'other-agent', baseline), once);
   });
 
-  test('--write-baseline content: every failing or accepted case, with the failure as reason', () => {
+  test("--write-baseline content: every failing or accepted case, with its cause's title as reason", () => {
     const failing = { ...run, cases: [...run.cases, gateCase({ id: '7.1.1', status: 'failed', reason: 'closing FAILED: x' })] };
     const accepted = { ...failing, cases: applyBaseline(failing.cases, failing.agent, baseline) };
     const text = baselineFromRun(accepted);
     assert.deepEqual(JSON.parse(text), {
       version: 1,
-      cases: { '1.1.2': { reason: 'never mind' }, '6.12.7': { reason: 'echoes invalid UTF-8 until v2' }, '7.1.1': { reason: 'closing FAILED: x' } },
+      cases: { '1.1.2': { reason: 'never mind' }, '6.12.7': { reason: 'echoes invalid UTF-8 until v2' }, '7.1.1': { reason: 'no result: closing FAILED: x' } },
     });
     // What it writes loads again.
     assert.equal(parseBaseline('w.json', JSON.parse(text)).entries.length, 3);
@@ -134,7 +142,8 @@ describe('baselines end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /acc +6\.12\.7/);
     assert.match(r.stdout, /2 cases: 1 passed, 0 failed, 1 skipped \(1 accepted by the baseline\)/);
-    assert.match(r.stdout, /accepted failure 6\.12\.7: outcome FAILED: .*; closing FAILED: .* \(baseline: we echo before validating; fix in v2\)/);
+    // Once, in its cause's words, with the baseline's reason.
+    assert.match(r.stdout, /\n {2}accepted failure 6\.12\.7: invalid UTF-8 in a text message accepted \(baseline: we echo before validating; fix in v2\)\n/);
     assert.equal(r.summary.result, 'passed');
     assert.equal(r.summary.counts.accepted, 1);
     assert.deepEqual(r.summary.cases[1]?.baseline?.state, 'accepted');
@@ -173,9 +182,68 @@ describe('baselines end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     assert.match(written.stdout, new RegExp(`baseline: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(edit each reason`));
     const content = JSON.parse(await readFile(file, 'utf8')) as { version: number; cases: Record<string, { reason: string }> };
     assert.deepEqual(Object.keys(content.cases), ['6.12.7']);
-    assert.match(content.cases['6.12.7']?.reason ?? '', /^outcome FAILED: .*; closing FAILED: The connection was failed by the wrong endpoint$/);
+    // The reason is the cause's title; the next run says it once.
+    assert.equal(content.cases['6.12.7']?.reason, 'invalid UTF-8 in a text message accepted');
     const again = await gate(content);
     assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.match(again.stdout, /\n {2}accepted failure 6\.12\.7: invalid UTF-8 in a text message accepted\n/);
+    const summary = again.stdout.slice(again.stdout.indexOf('\n\n'));
+    assert.equal(summary.split('invalid UTF-8 in a text message accepted').length - 1, 1, again.stdout);
+  });
+
+  test('a baseline written before causes (the failure as its reason) still accepts, and says the failure once', async () => {
+    const first = await gate(null);
+    const failure = first.summary.cases[1]?.status === 'failed' ? (first.summary.cases[1] as unknown as { reason: string }).reason : '';
+    const r = await gate({ version: 1, cases: { '6.12.7': { reason: failure } } });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.stdout.split(failure).length - 1, 1, r.stdout);
+    assert.match(r.stdout, /\n {2}accepted failure 6\.12\.7: invalid UTF-8 in a text message accepted\n/);
+  });
+
+  test("by pattern and by cause (key or title): wrong-close-code's failures accepted, each once; a cause it does not have accepts nothing", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'baseline.json');
+    const cli = (baseline: unknown) =>
+      writeFile(file, JSON.stringify(baseline)).then(() =>
+        runCli([
+          'run',
+          '--client',
+          fixtureCommand('wrong-close-code'),
+          '--url',
+          'ws://127.0.0.1:0',
+          '--outdir',
+          path.join(dir, 'r'),
+          '--cases',
+          '2.1',
+          '7.9.1',
+          '7.9.2',
+          '--baseline',
+          file,
+        ]),
+      );
+    const r = await cli({
+      version: 1,
+      cases: { '7.9.*': { reason: 'invalid codes answered with 1001 until v3' } },
+      causes: { 'closing-answer:code-1001': { reason: 'normal closes answered with 1001' } },
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.split('\n').filter((l) => l.includes('accepted failure '));
+    assert.deepEqual(
+      lines.map((l) => l.trim()).filter((l) => l.startsWith('accepted')),
+      [
+        'accepted failure 2.1: a close frame answered with code 1001 instead of its own code or 1000 (baseline: normal closes answered with 1001)',
+        'accepted failure 7.9.1: an invalid close code: close code 1001 instead of 1002 (or none) (baseline: invalid codes answered with 1001 until v3)',
+        'accepted failure 7.9.2: an invalid close code: close code 1001 instead of 1002 (or none) (baseline: invalid codes answered with 1001 until v3)',
+      ],
+    );
+    // A cause by its title, with a wildcard; a cause the peer does not have leaves its failures failing.
+    const byTitle = await cli({ version: 1, cases: {}, causes: { 'an invalid close code: *': { reason: 'r' } } });
+    assert.equal(byTitle.code, 1);
+    assert.match(byTitle.stdout, /acc +7\.9\.1/);
+    assert.match(byTitle.stdout, /FAIL 2\.1/);
+    const other = await cli({ version: 1, cases: {}, causes: { 'utf8-invalid:accepted': { reason: 'r' } } });
+    assert.equal(other.code, 1);
+    assert.doesNotMatch(other.stdout, /accepted failure/);
   });
 
   test('a bad baseline: exit 2 with one line, before any case runs', async () => {
