@@ -250,7 +250,7 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     // The annotation explains: the client echoed the invalid UTF-8 (its first frame) instead of failing with 1007.
     assert.match(
       errors[0] ?? '',
-      /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::Case 6\.12\.7 failed for agent it's a "client" & co: Invalid UTF-8 in a text message accepted\. .*RFC 6455 §8\.1, §7\.4\.1: .*The peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, .*%0AReport: /,
+      /^::error title=wsgate%3A invalid UTF-8 in a text message accepted::Case 6\.12\.7 failed for agent it's a "client" & co%0ARFC 6455 §8\.1, §7\.4\.1: .*%0AInvalid UTF-8 in a text message accepted\. .*The peer accepted it and sent text frame 1 \(FIN, 6 bytes\) 0x80bf80bf80bf instead of failing the connection \(its frame 1, .*%0AReport: /,
     );
     assert.match(summary, /^## ❌ wsgate: it's a "client" &amp; co failed/);
     assert.match(
@@ -302,7 +302,7 @@ describe('the action end to end', { concurrency: LIVE_RUNS_AT_ONCE }, () => {
     // The JUnit and summary go where reports-directory says (the judged directory may belong to the service's user).
     assert.equal(outputs['junit-report'], path.join(workspace, 'judged', 'junit.xml'));
     await readFile(path.join(workspace, 'judged', 'summary.json'));
-    assert.match(res.stdout, /^::error title=wsgate 6\.12\.7%3A FAILED \/ FAILED::/m);
+    assert.match(res.stdout, /^::error title=wsgate%3A invalid UTF-8 in a text message accepted::Case 6\.12\.7 failed for agent lib%0A/m);
     assert.match(summary, /\| 6\.12\.7 \| FAILED \/ FAILED \|/);
   });
 

@@ -65,15 +65,18 @@ describe('annotations', () => {
     // The message: the case, the requirement, then wsgate's explanation and the case's report.
     assert.match(
       lines[0] ?? '',
-      /^::error title=wsgate%3A invalid UTF-8 in a text message%3A unexpected message::Case 6\.12\.7%0ARFC 6455 §8\.1, §7\.4\.1: [^%]*%0AInvalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/,
+      /^::error title=wsgate%3A invalid UTF-8 in a text message%3A unexpected message::Case 6\.12\.7 failed for agent My Agent\/1\.0%0ARFC 6455 §8\.1, §7\.4\.1: [^%]*%0AInvalid UTF-8 in a text message: unexpected message\. wsgate sent a text message [^%]*The peer sent a text message 0x80bf80bf80bf, which the case does not expect\. Ending: the peer closed first[^%]*%0AReport: my_agent_1_0_x_case_6_12_7\.html$/,
     );
-    assert.match(lines[1] ?? '', /^::error title=wsgate%3A no result[^:]*::Case 1\.1\.2%0A/);
+    assert.match(lines[1] ?? '', /^::error title=wsgate%3A no result[^:]*::Case 1\.1\.2 failed for agent My Agent\/1\.0%0A/);
   });
 
   test('one cause of many cases is one annotation, naming them', () => {
     const lines = annotations(failing(25));
     assert.equal(lines.length, 1);
-    assert.match(lines[0] ?? '', /^::error title=wsgate%3A [^:]+ \(25 cases\)::25 cases: 6\.4\.1–6\.4\.25%0A.*%0AFirst, 6\.4\.1: /);
+    assert.match(
+      lines[0] ?? '',
+      /^::error title=wsgate%3A [^:]+ \(25 cases\)::25 cases failed for agent My Agent\/1\.0: 6\.4\.1–6\.4\.25%0A.*%0AFirst, 6\.4\.1: /,
+    );
   });
 
   test('at most 10 errors, the largest causes first, then one notice with the causes left', () => {
@@ -87,8 +90,8 @@ describe('annotations', () => {
     const lines = annotations(run);
     const errors = lines.filter((l) => l.startsWith('::error '));
     assert.equal(errors.length, 10);
-    assert.match(errors[0] ?? '', /\(5 cases\)::5 cases: 6\.4\.1–6\.4\.5/);
-    assert.match(errors[1] ?? '', /^::error title=wsgate%3A 9\.1\.1%3A OK \/ OK::Case 9\.1\.1%0Aslow 1/);
+    assert.match(errors[0] ?? '', /\(5 cases\)::5 cases failed for agent My Agent\/1\.0: 6\.4\.1–6\.4\.5/);
+    assert.match(errors[1] ?? '', /^::error title=wsgate%3A 9\.1\.1%3A OK \/ OK::Case 9\.1\.1 failed for agent My Agent\/1\.0%0Aslow 1/);
     const more = lines.filter((l) => l.startsWith('::notice '));
     assert.equal(more.length, 1);
     assert.match(more[0] ?? '', /::and 2 more causes \(2 failing cases\): 9\.1\.10: OK \/ OK \(1\); 9\.1\.11: OK \/ OK \(1\)/);
@@ -218,18 +221,18 @@ describe('$GITHUB_OUTPUT', () => {
 
 describe('paths in the job summary', () => {
   test('relative to the workspace when inside it, as given otherwise; the step outputs keep them whole', async () => {
-    const inside = { outdir: '/home/runner/work/lib/lib/reports', junit: '/home/runner/work/lib/lib/reports/junit.xml', json: '/tmp/summary.json' };
-    assert.deepEqual(shownPaths(inside, '/home/runner/work/lib/lib'), { outdir: 'reports', junit: 'reports/junit.xml', json: '/tmp/summary.json' });
+    const inside = { outdir: '/w/lib/reports', junit: '/w/lib/reports/junit.xml', json: '/elsewhere/summary.json' };
+    assert.deepEqual(shownPaths(inside, '/w/lib'), { outdir: 'reports', junit: 'reports/junit.xml', json: '/elsewhere/summary.json' });
     assert.deepEqual(shownPaths(inside, undefined), inside);
-    assert.deepEqual(shownPaths({ ...inside, outdir: 'reports' }, '/home/runner/work/lib/lib').outdir, 'reports');
+    assert.deepEqual(shownPaths({ ...inside, outdir: 'reports' }, '/w/lib').outdir, 'reports');
     const dir = await mkdtemp(path.join(tmpdir(), 'wsgate-test-'));
     try {
-      const env = { GITHUB_WORKSPACE: '/home/runner/work/lib/lib', GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'), GITHUB_OUTPUT: path.join(dir, 'out') };
+      const env = { GITHUB_WORKSPACE: '/w/lib', GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'), GITHUB_OUTPUT: path.join(dir, 'out') };
       await publishToGithub(sampleRun(), inside, env, new PassThrough());
       const md = await readFile(env.GITHUB_STEP_SUMMARY, 'utf8');
-      assert.match(md, /Reports: `reports\/index\.html`, JUnit `reports\/junit\.xml`, summary `\/tmp\/summary\.json`/);
-      assert.doesNotMatch(md, /\/home\/runner/);
-      assert.match(await readFile(env.GITHUB_OUTPUT, 'utf8'), /reports-directory<<[^\n]+\n\/home\/runner\/work\/lib\/lib\/reports\n/);
+      assert.match(md, /Reports: `reports\/index\.html`, JUnit `reports\/junit\.xml`, summary `\/elsewhere\/summary\.json`/);
+      assert.doesNotMatch(md, /\/w\/lib/);
+      assert.match(await readFile(env.GITHUB_OUTPUT, 'utf8'), /reports-directory<<[^\n]+\n\/w\/lib\/reports\n/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

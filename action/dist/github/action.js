@@ -28121,271 +28121,6 @@ var init_files = __esm({
   }
 });
 
-// src/policy/baseline.ts
-function fail(file2, message2) {
-  return new UsageError(`${file2}: ${message2}`);
-}
-function parseBaseline(file2, value) {
-  const parsed = baselineSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    const at = issue2?.path.map(String) ?? [];
-    let message2;
-    if (issue2?.code === "unrecognized_keys") {
-      message2 = `unknown key "${[...at, issue2.keys[0] ?? ""].join(".")}" (a baseline has "version" and "cases"; an entry has "reason" and "agents")`;
-    } else if (at.length === 0) {
-      message2 = 'a baseline must be a JSON object {"version": 1, "cases": {...}}';
-    } else if (at[0] === "version") {
-      message2 = `"version" must be ${BASELINE_VERSION}`;
-    } else if (at.length === 1) {
-      message2 = '"cases" must be an object mapping case patterns to {"reason": "..."}';
-    } else if (at.length === 2) {
-      message2 = `"cases.${at[1] ?? ""}" must be an object {"reason": "...", "agents": [...]}`;
-    } else if (at[2] === "reason") {
-      message2 = `"cases.${at[1] ?? ""}.reason" must be a non-empty string: say why the case is accepted`;
-    } else {
-      message2 = `"cases.${at[1] ?? ""}.agents" must be an array of non-empty strings (agent patterns)`;
-    }
-    throw fail(file2, message2);
-  }
-  const entries = [];
-  for (const [pattern2, entry] of Object.entries(parsed.data.cases)) {
-    if (pattern2.trim() === "") throw fail(file2, '"cases": an empty case pattern');
-    let ids;
-    try {
-      ids = new Set(selectCases(everyCase, [pattern2]).map((c5) => c5.id));
-    } catch (err) {
-      if (err instanceof SelectionError) throw fail(file2, `"cases": ${err.message}`);
-      throw err;
-    }
-    entries.push({ pattern: pattern2, reason: entry.reason.trim(), agents: entry.agents ?? null, ids });
-  }
-  return { file: file2, entries };
-}
-function loadBaseline(file2) {
-  return readJsonFile(file2, "the baseline", (json2) => parseBaseline(file2, json2));
-}
-function baselineEntryFor(baseline, agent, id) {
-  for (const e of baseline.entries) {
-    if (!e.ids.has(id)) continue;
-    if (e.agents === null || e.agents.some((a2) => wildcard(a2).test(agent))) return e;
-  }
-  return null;
-}
-function applyBaseline(cases2, agent, baseline) {
-  return cases2.map((c5) => {
-    if (c5.baseline !== void 0) return c5;
-    const entry = baselineEntryFor(baseline, agent, c5.id);
-    if (entry === null) return c5;
-    if (c5.status === "failed") {
-      const mark = { state: "accepted", pattern: entry.pattern, reason: entry.reason, failure: c5.reason };
-      return { ...c5, status: "skipped", reason: `accepted failure (baseline: ${entry.reason}): ${c5.reason}`, baseline: mark };
-    }
-    if (c5.status === "passed") {
-      const mark = { state: "passing", pattern: entry.pattern, reason: entry.reason, failure: null };
-      const note = `passes now: can be removed from the baseline (${JSON.stringify(entry.pattern)} in ${baseline.file})`;
-      return { ...c5, warnings: [...c5.warnings, note], baseline: mark };
-    }
-    return c5;
-  });
-}
-function baselineFromRun(run) {
-  const cases2 = {};
-  for (const c5 of run.cases) {
-    if (c5.status === "failed") cases2[c5.id] = { reason: c5.reason };
-    else if (c5.baseline?.state === "accepted") cases2[c5.id] = { reason: c5.baseline.reason };
-  }
-  return `${JSON.stringify({ version: BASELINE_VERSION, cases: cases2 }, null, 2)}
-`;
-}
-var BASELINE_VERSION, entrySchema, baselineSchema;
-var init_baseline = __esm({
-  "src/policy/baseline.ts"() {
-    "use strict";
-    init_zod();
-    init_registry();
-    init_select();
-    init_errors();
-    init_patterns();
-    init_json_file();
-    BASELINE_VERSION = 1;
-    entrySchema = external_exports.strictObject({
-      reason: external_exports.string().trim().min(1),
-      agents: external_exports.array(external_exports.string().min(1)).optional()
-    });
-    baselineSchema = external_exports.strictObject({
-      version: external_exports.literal(BASELINE_VERSION),
-      cases: external_exports.record(external_exports.string(), entrySchema)
-    });
-  }
-});
-
-// src/report/python-repr.ts
-function pyNumber(n3) {
-  if (Number.isNaN(n3)) return "NaN";
-  if (n3 === Infinity) return "Infinity";
-  if (n3 === -Infinity) return "-Infinity";
-  if (Number.isInteger(n3)) return BigInt(n3).toString();
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n3.toExponential());
-  if (m === null) return String(n3);
-  const sign = m[1] ?? "";
-  const digits = (m[2] ?? "") + (m[3] ?? "");
-  const exp = Number(m[4]);
-  const decpt = exp + 1;
-  if (decpt <= -4 || decpt > 16) {
-    const mantissa = digits.length > 1 ? `${digits[0] ?? ""}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp).toString().padStart(2, "0");
-    return `${sign}${mantissa}e${exp < 0 ? "-" : "+"}${e}`;
-  }
-  if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`;
-  if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`;
-  return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
-}
-function pyStr(value) {
-  if (value === null || value === void 0) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return pyNumber(value);
-  if (typeof value === "string") return value;
-  return pyRepr(value);
-}
-function pyQuote(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "	") out += "\\t";
-    else if (ch !== " " && NON_PRINTABLE.test(ch)) {
-      if (cp < 256) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-      else if (cp < 65536) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-function pyRepr(value) {
-  if (value === null || value === void 0) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return pyNumber(value);
-  if (typeof value === "string") return pyQuote(value);
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return `[${value.map((v) => pyRepr(v)).join(", ")}]`;
-  if (typeof value === "object") {
-    const parts = Object.entries(value).filter(([, v]) => v !== void 0).map(([k, v]) => `${pyQuote(k)}: ${pyRepr(v)}`);
-    return `{${parts.join(", ")}}`;
-  }
-  return pyQuote(String(value));
-}
-function limitString(s, limit = 1e3, indicator = " ...") {
-  const cps = Array.from(s);
-  if (cps.length > limit - indicator.length) return cps.slice(0, limit - indicator.length).join("") + indicator;
-  return s;
-}
-function pyInt(n3) {
-  return Number.isFinite(n3) ? String(Math.trunc(n3)) : String(n3);
-}
-var NON_PRINTABLE;
-var init_python_repr = __esm({
-  "src/report/python-repr.ts"() {
-    "use strict";
-    NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
-  }
-});
-
-// src/report/pyjson.ts
-function pyJsonString(s) {
-  return `"${s.replace(ESCAPE_ASCII, (c5) => SHORT_ESCAPES[c5] ?? `\\u${c5.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
-}
-function compareCodePoints(a2, b) {
-  const ia = a2[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (; ; ) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done === true) return y.done === true ? 0 : -1;
-    if (y.done === true) return 1;
-    const cx = x.value.codePointAt(0) ?? 0;
-    const cy = y.value.codePointAt(0) ?? 0;
-    if (cx !== cy) return cx - cy;
-  }
-}
-function compareIntStrings(a2, b) {
-  return a2.length !== b.length ? a2.length - b.length : a2 < b ? -1 : a2 > b ? 1 : 0;
-}
-function sortedKeys(keys) {
-  if (keys.length > 1 && keys.every((k) => CANONICAL_INT.test(k))) return keys.sort(compareIntStrings);
-  return keys.sort(compareCodePoints);
-}
-function encode3(value, depth, seen) {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "boolean":
-      return value ? "true" : "false";
-    case "number":
-      return pyNumber(value);
-    case "bigint":
-      return value.toString();
-    case "string":
-      return pyJsonString(value);
-    case "undefined":
-    case "function":
-    case "symbol":
-      return void 0;
-    default:
-      break;
-  }
-  const obj = value;
-  if (seen.has(obj)) throw new TypeError("pythonJson: circular structure");
-  seen.add(obj);
-  const inner = `
-${INDENT.repeat(depth + 1)}`;
-  const outer = `
-${INDENT.repeat(depth)}`;
-  let out;
-  if (Array.isArray(obj)) {
-    const items = obj.map((v) => encode3(v, depth + 1, seen) ?? "null");
-    out = items.length === 0 ? "[]" : `[${inner}${items.join(`,${inner}`)}${outer}]`;
-  } else {
-    const record2 = obj;
-    const parts = [];
-    for (const key of sortedKeys(Object.keys(record2))) {
-      const encoded = encode3(record2[key], depth + 1, seen);
-      if (encoded !== void 0) parts.push(`${pyJsonString(key)}: ${encoded}`);
-    }
-    out = parts.length === 0 ? "{}" : `{${inner}${parts.join(`,${inner}`)}${outer}}`;
-  }
-  seen.delete(obj);
-  return out;
-}
-function pythonJson(value) {
-  const out = encode3(value, 0, /* @__PURE__ */ new Set());
-  if (out === void 0) throw new TypeError(`pythonJson: cannot encode ${typeof value}`);
-  return out;
-}
-var INDENT, ESCAPE_ASCII, SHORT_ESCAPES, CANONICAL_INT;
-var init_pyjson = __esm({
-  "src/report/pyjson.ts"() {
-    "use strict";
-    init_python_repr();
-    INDENT = "   ";
-    ESCAPE_ASCII = /[\\"\u0000-\u001f\u007f-\uffff]/g;
-    SHORT_ESCAPES = {
-      "\\": "\\\\",
-      '"': '\\"',
-      "\b": "\\b",
-      "\f": "\\f",
-      "\n": "\\n",
-      "\r": "\\r",
-      "	": "\\t"
-    };
-    CANONICAL_INT = /^(?:0|[1-9]\d*)$/;
-  }
-});
-
 // src/model/report.ts
 function caseLabel(c5) {
   return c5.agent === void 0 ? c5.id : `${c5.agent} ${c5.id}`;
@@ -29616,79 +29351,31 @@ var init_wire_facts = __esm({
   }
 });
 
-// src/explain/divergence.ts
-function point(f) {
-  return { frame: f.n, offset: f.offset, ms: f.ms };
-}
-function firstDataOrControl(facts) {
-  return facts.peerFrames.find((f) => f.opcode !== Op.Close);
-}
-function peerClose(facts) {
-  return facts.peerFrames.find((f) => f.opcode === Op.Close);
-}
-function codeWords(code, reason) {
-  if (code === null) return "no code";
-  return `code ${code}${reason !== null && reason !== "" ? ` "${reason}"` : ""}`;
-}
-function expectedCodes(r) {
-  const ec = r.expectedClose;
-  const codes = [...new Set("closeCode" in ec ? ec.closeCode : [])];
-  return codes.length === 0 ? "none" : `${codes.join(" or ")} (or none)`;
-}
-function divergence(r, req, facts) {
-  const closeFrame = peerClose(facts);
-  const seen = { r, req, facts, closeFrame, closeAt: closeFrame === void 0 ? null : point(closeFrame), key: (kind) => `${req.key}:${kind}` };
-  for (const detect of DETECTORS) {
-    const story = detect(seen);
-    if (story !== null) return story;
+// src/explain/events.ts
+function firstDivergence(expected, received) {
+  const lists = [expected.OK, expected["NON-STRICT"]].filter((l) => l !== void 0);
+  let best = null;
+  for (const list of lists) {
+    let shared = 0;
+    while (shared < list.length && shared < received.length && sameEvent(list[shared], received[shared])) shared++;
+    if (shared === list.length && shared === received.length) return null;
+    if (best === null || shared > best.shared) best = { list, shared };
   }
-  return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key("other"), title: `${req.subject}: ${normalise(r.resultClose)}` } };
+  const index = best?.shared ?? 0;
+  return { index, want: best?.list[index], have: received[index] };
 }
-function dropWords(r) {
-  return r.transport === "h2" ? "ended the HTTP/2 stream" : "dropped the TCP connection";
+function sameEvent(a2, b) {
+  return JSON.stringify(a2) === JSON.stringify(b);
 }
-function eventsStory(r, req, facts) {
-  const expected = r.expected.OK ?? r.expected["NON-STRICT"] ?? [];
-  const got = r.received;
-  let i2 = 0;
-  while (i2 < expected.length && i2 < got.length && sameReportEvent(expected[i2], got[i2])) i2++;
-  const want = expected[i2];
-  const have = got[i2];
-  const frame = eventFrame(facts, i2);
-  const at = frame === void 0 ? null : point(frame);
-  if (want !== void 0 && have === void 0) {
-    return {
-      peerDid: `never sent ${eventWords(want)} (the ${ordinal(i2 + 1)} event the case expects)`,
-      at: null,
-      cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` }
-    };
-  }
-  if (want === void 0 && have !== void 0) {
-    return {
-      peerDid: `sent ${eventWords(have)}, which the case does not expect`,
-      at,
-      cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` }
-    };
-  }
-  if (want !== void 0 && have !== void 0) {
-    return {
-      peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`,
-      at,
-      cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` }
-    };
-  }
-  return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
-}
-function eventFrame(facts, i2) {
+function eventFrame(facts, received, index) {
+  if (received[index] === void 0 || received[index][0] === "timeout") return void 0;
+  const nth = received.slice(0, index).filter((e) => e[0] !== "timeout").length;
   let n3 = -1;
   for (const f of facts.peerFrames) {
     if (f.opcode === Op.Pong || (f.opcode === Op.Text || f.opcode === Op.Binary || f.opcode === Op.Continuation) && f.fin) n3++;
-    if (n3 === i2) return f;
+    if (n3 === nth) return f;
   }
   return void 0;
-}
-function sameReportEvent(a2, b) {
-  return JSON.stringify(a2) === JSON.stringify(b);
 }
 function quoteLogged(logged) {
   const cut2 = logged.endsWith(" ...");
@@ -29715,6 +29402,92 @@ function eventsWords(events) {
   const shown = events.slice(0, 3).map(eventWords).join(", ");
   return events.length > 3 ? `${shown} and ${events.length - 3} more` : shown;
 }
+var init_events = __esm({
+  "src/explain/events.ts"() {
+    "use strict";
+    init_wire_facts();
+  }
+});
+
+// src/explain/divergence.ts
+function point(f) {
+  return { frame: f.n, offset: f.offset, ms: f.ms };
+}
+function peerClose(facts) {
+  return facts.peerFrames.find((f) => f.opcode === Op.Close);
+}
+function peerSentClose(r, facts) {
+  return peerClose(facts) !== void 0 || r.remoteCloseCode !== null || r.wasClean;
+}
+function codeWords(code, reason) {
+  if (code === null) return "no code";
+  return `code ${code}${reason !== null && reason !== "" ? ` "${reason}"` : ""}`;
+}
+function expectedCodes(r) {
+  const ec = r.expectedClose;
+  const codes = [...new Set("closeCode" in ec ? ec.closeCode : [])];
+  return codes.length === 0 ? "none" : `${codes.join(" or ")} (or none)`;
+}
+function divergence(r, req, facts) {
+  const closeFrame = peerClose(facts);
+  const seen = {
+    r,
+    req,
+    facts,
+    peerClosed: peerSentClose(r, facts),
+    closeAt: closeFrame === void 0 ? null : point(closeFrame),
+    key: (kind) => `${req.key}:${kind}`
+  };
+  for (const detect of DETECTORS) {
+    const story = detect(seen);
+    if (story !== null) return story;
+  }
+  return { peerDid: `${r.result} ${r.resultClose}`, at: seen.closeAt, cause: { key: seen.key("other"), title: `${req.subject}: ${normalise(r.resultClose)}` } };
+}
+function frameAfterEvents(facts, received) {
+  const lastEvent = received.findLastIndex((e) => e[0] !== "timeout");
+  const last = lastEvent < 0 ? void 0 : eventFrame(facts, received, lastEvent);
+  return facts.peerFrames.find((f) => f.opcode !== Op.Close && (last === void 0 || f.entry > last.entry));
+}
+function sentWords(event, frame) {
+  if (frame === void 0) return eventWords(event);
+  if (frame.opcode === Op.Continuation) return `${eventWords(event)}, ending at ${frameWords(frame)}`;
+  return `${frameWords(frame)}${frame.logged !== "" ? ` ${quoteLogged(frame.logged)}` : ""}`;
+}
+function dropWords(r) {
+  return r.transport === "h2" ? "ended the HTTP/2 stream" : "dropped the TCP connection";
+}
+function eventsStory(r, req, facts) {
+  const got = r.received;
+  const d = firstDivergence(r.expected, got);
+  const want = d?.want;
+  const have = d?.have;
+  const i2 = d?.index ?? 0;
+  const frame = eventFrame(facts, got, i2);
+  const at = frame === void 0 ? null : point(frame);
+  if (want !== void 0 && have === void 0) {
+    return {
+      peerDid: `never sent ${eventWords(want)} (the ${ordinal(i2 + 1)} event the case expects)`,
+      at: null,
+      cause: { key: `${req.key}:missing-${want[0]}`, title: `${req.subject}: ${want[0]} missing` }
+    };
+  }
+  if (want === void 0 && have !== void 0) {
+    return {
+      peerDid: `sent ${eventWords(have)}, which the case does not expect`,
+      at,
+      cause: { key: `${req.key}:extra-${have[0]}`, title: `${req.subject}: unexpected ${have[0]}` }
+    };
+  }
+  if (want !== void 0 && have !== void 0) {
+    return {
+      peerDid: `sent ${eventWords(have)} where the case expects ${eventWords(want)}`,
+      at,
+      cause: { key: `${req.key}:different-${want[0]}`, title: `${req.subject}: ${want[0]} differs` }
+    };
+  }
+  return { peerDid: `sent ${eventsWords(got)}`, at, cause: { key: `${req.key}:events`, title: `${req.subject}: events differ` } };
+}
 function normalise(text) {
   return text.replace(/\.$/, "").replace(/"[^"]*"|'[^']*'/g, '"\u2026"').replace(/(CVE-\d+-\d+|GHSA(?:-\w{4}){3}|#\d+)|\d+(\.\d+)?/g, (_m, id) => id ?? "N").slice(0, 120);
 }
@@ -29723,6 +29496,7 @@ var init_divergence = __esm({
   "src/explain/divergence.ts"() {
     "use strict";
     init_requirements();
+    init_events();
     init_wire_facts();
     EVENTS_DIFFER = "Actual events differ from any expected.";
     h2Rule = ({ r, key, req }) => {
@@ -29779,14 +29553,14 @@ var init_divergence = __esm({
         cause: { key: "unimplemented:deflate", title: compression ? "permessage-deflate not negotiated: cases not applicable" : `not applicable: ${r.result}` }
       };
     };
-    informational2 = ({ r, req, closeFrame, closeAt, key }) => {
+    informational2 = ({ r, req, peerClosed, closeAt, key }) => {
       if (r.behavior !== "INFORMATIONAL" && r.behaviorClose !== "INFORMATIONAL") return null;
       const closed = r.closedByMe ? "answered wsgate's close with" : "closed with";
-      const answer = closeFrame === void 0 ? "sent no close frame" : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+      const answer = !peerClosed ? "sent no close frame" : `${closed} ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
       const peerDid = `${answer}; ${req.informational ?? "the RFC leaves this case open, so it is reported, not judged"}`;
       return { peerDid, at: closeAt, cause: { key: key("informational"), title: `${req.subject}: informational only` } };
     };
-    closingAnswer = ({ r, closeFrame, closeAt }) => {
+    closingAnswer = ({ r, peerClosed, closeAt }) => {
       if (!r.closedByMe || r.result === EVENTS_DIFFER) return null;
       const ec = r.expectedClose;
       if (r.behaviorClose === "WRONG CODE" && "closeCode" in ec && ec.closeCode.includes(1e3)) {
@@ -29799,7 +29573,7 @@ var init_divergence = __esm({
           requirement: CLOSE_ANSWER
         };
       }
-      if (closeFrame === void 0 && r.remoteCloseCode === null && r.behaviorClose === "UNCLEAN" && r.behavior !== "FAILED") {
+      if (!peerClosed && r.behaviorClose === "UNCLEAN" && r.behavior !== "FAILED") {
         return {
           peerDid: "never answered wsgate's close frame",
           at: null,
@@ -29831,25 +29605,32 @@ var init_divergence = __esm({
       const peerDid = `answered wsgate's close frame (code ${r.localCloseCode ?? "none"}) with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)} where ${expectedCodes(r)} is required`;
       return { peerDid, at: closeAt, cause: { key: key(`code-${code}`), title: `${req.subject}: close code ${code} instead of ${expectedCodes(r)}` } };
     };
-    wrongEndpoint = ({ r, req, facts, closeFrame, closeAt, key }) => {
+    wrongEndpoint = ({ r, req, facts, peerClosed, closeAt, key }) => {
       const ec = r.expectedClose;
       if (!("closedByMe" in ec) || ec.closedByMe === r.closedByMe) return null;
       if (r.closedByMe) {
-        const echo = firstDataOrControl(facts);
-        const timer = facts.fired[0];
-        if (echo !== void 0) {
-          const peerDid2 = `accepted it and sent ${frameWords(echo)}${echo.logged !== "" ? ` ${quoteLogged(echo.logged)}` : ""} instead of failing the connection`;
-          return { peerDid: peerDid2, at: point(echo), cause: { key: key("accepted"), title: `${req.subject} accepted` } };
+        const cause = { key: key("accepted"), title: `${req.subject} accepted` };
+        const d = firstDivergence(r.expected, r.received);
+        if (d?.have !== void 0) {
+          const frame2 = eventFrame(facts, r.received, d.index);
+          return {
+            peerDid: `accepted it and sent ${sentWords(d.have, frame2)} instead of failing the connection`,
+            at: frame2 === void 0 ? null : point(frame2),
+            cause
+          };
         }
+        const frame = frameAfterEvents(facts, r.received);
+        if (frame !== void 0) {
+          const peerDid2 = `accepted it and sent ${frameWords(frame)}${frame.logged !== "" ? ` ${quoteLogged(frame.logged)}` : ""} instead of failing the connection`;
+          return { peerDid: peerDid2, at: point(frame), cause };
+        }
+        const timer = facts.fired[0];
         const until = timer !== void 0 && timer.seconds !== null ? ` until wsgate's ${timer.seconds} s timer ran out` : "";
         const at = timer?.ms != null ? { frame: null, offset: null, ms: timer.ms } : null;
-        return {
-          peerDid: `did not fail the connection: it kept it open and silent${until}`,
-          at,
-          cause: { key: key("accepted"), title: `${req.subject} accepted` }
-        };
+        const open3 = r.received.length === 0 ? "open and silent" : `open after ${eventsWords(r.received)}, which the case expects`;
+        return { peerDid: `did not fail the connection: it kept it ${open3}${until}`, at, cause };
       }
-      const peerDid = closeFrame !== void 0 ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
+      const peerDid = peerClosed ? `failed the connection: it sent a close frame with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}` : `${dropWords(r)} without a close frame`;
       return { peerDid, at: closeAt, cause: { key: key("refused"), title: `${req.subject} refused` } };
     };
     badData = ({ r, req, key }) => {
@@ -29861,13 +29642,13 @@ var init_divergence = __esm({
         cause: { key: key("bad-data"), title: `${req.subject}: the peer sent data that cannot be read` }
       };
     };
-    nonStrict = ({ r, req, closeFrame, closeAt, key }) => {
+    nonStrict = ({ r, req, peerClosed, closeAt, key }) => {
       if (r.behavior !== "NON-STRICT") return null;
       const pauses = r.received.filter((e) => e[0] === "timeout").map((e) => e[1]);
       const others = r.received.filter((e) => e[0] !== "timeout");
       const waited = pauses.length > 0 ? `let the case's pause${pauses.length === 1 ? "" : "s"} ${pauses.join(", ")} pass` : "";
       const sent = others.length > 0 ? `sent ${eventsWords(others)}` : "";
-      const closed = closeFrame === void 0 ? "" : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
+      const closed = !peerClosed ? "" : `closed with ${codeWords(r.remoteCloseCode, r.remoteCloseReason)}`;
       const what = [waited, sent, closed].filter((p) => p !== "").join(", then ") || "sent nothing the case expects";
       const peerDid = `${what}: ${req.nonStrict ?? "the case accepts this outcome as non-strict, the strict one being the expected events"}`;
       return { peerDid, at: closeAt, cause: { key: key("non-strict"), title: `${req.subject}: handled non-strictly` } };
@@ -29881,10 +29662,10 @@ var init_divergence = __esm({
         cause: { key: key(`own:${normalise(r.result)}`), title: `${req.subject}: ${normalise(r.result)}` }
       };
     };
-    closeFailed = ({ r, req, closeFrame, closeAt, key }) => {
+    closeFailed = ({ r, req, peerClosed, closeAt, key }) => {
       if (r.behaviorClose === "UNCLEAN") {
         const why = r.wasNotCleanReason ?? "no reason recorded";
-        const peerDid = closeFrame === void 0 ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
+        const peerDid = !peerClosed ? `${dropWords(r)} without a closing handshake (${why})` : `did not complete the closing handshake cleanly (${why})`;
         return { peerDid, at: closeAt, cause: { key: key("unclean"), title: `${req.subject}: connection not closed cleanly` } };
       }
       if (r.behaviorClose === "FAILED BY CLIENT") {
@@ -29939,36 +29720,41 @@ function needsExplaining(r) {
   return r.behavior !== "OK" || r.behaviorClose !== "OK";
 }
 function explainNoResult(id, description, reason) {
-  const req = requirementFor(id, null);
   const kind = noResultKind(reason);
-  const did = didPhrase(description);
-  const ending = "no WebSocket connection was recorded for the case";
+  const req = kind.requirement ?? requirementFor(id, null);
   return finish2(
     {
       verdict: "NO RESULT",
-      did,
+      did: kind.played ? didPhrase(description) : "sent nothing of the case: it never had a WebSocket connection",
       requirement: { rfc: req.rfc, text: req.text },
       peerDid: reason,
       at: null,
-      ending,
-      cause: { key: `no-result:${kind.key}`, title: kind.title }
+      ending: "no WebSocket connection was recorded for the case",
+      cause: { key: `no-result:${kind.key}`, title: `no result: ${kind.title}` }
     },
     true
   );
 }
 function noResultKind(reason) {
+  const kind = (key, title, requirement, played2 = false) => ({ key, title, requirement, played: played2 });
   if (/^HTTP\/2: |SETTINGS_ENABLE_CONNECT_PROTOCOL|HTTP\/2 SETTINGS|HTTP\/2 connection/.test(reason))
-    return { key: "http2", title: "no result: no HTTP/2 connection that could carry a WebSocket (RFC 8441)" };
-  if (/TLS/i.test(reason)) return { key: "tls", title: "no result: the TLS handshake failed" };
-  if (/command not found|status 127|could not be started/.test(reason))
-    return { key: "no-command", title: "no result: the client command could not be started" };
-  if (/^the server under test /.test(reason)) return { key: "server-stopped", title: "no result: the server under test stopped" };
-  if (/killed by SIG|crash/.test(reason)) return { key: "crash", title: "no result: the peer crashed" };
-  if (/did not finish|timed out|time limit/.test(reason)) return { key: "timeout", title: "no result: the case ran out of time" };
-  if (/opening handshake/.test(reason)) return { key: "handshake", title: "no result: the opening handshake was never completed" };
-  if (/before it connected|never connected|did not connect/.test(reason)) return { key: "no-connection", title: "no result: the client never connected" };
-  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason)) return { key: "unreachable", title: "no result: the server could not be reached" };
-  return { key: "other", title: `no result: ${reason.replace(/\d+(\.\d+)?/g, "N")}` };
+    return kind("http2", "no HTTP/2 connection that could carry a WebSocket (RFC 8441)", null);
+  if (/TLS/i.test(reason)) return kind("tls", "the TLS handshake failed", runFault("the peer and wsgate must agree on TLS (certificate, protocol versions)"));
+  if (/command not found|status 12[67]|could not be started/.test(reason))
+    return kind("no-command", "the client command could not be started", runFault("the client command must start (check --client)"));
+  if (/^the server under test |found no server/.test(reason))
+    return kind("server-stopped", "the server under test stopped", runFault("the server under test must keep serving"));
+  if (/killed by SIG|crash/.test(reason)) {
+    const before = /before it connected/.test(reason);
+    return kind("crash", "the peer crashed", before ? runFault("the client must stay alive until it connects") : null, !before);
+  }
+  if (/did not finish|timed out|time limit/.test(reason)) return kind("timeout", "the case ran out of time", null, true);
+  if (/opening handshake/.test(reason)) return kind("handshake", "the opening handshake was never completed", OPENING_HANDSHAKE);
+  if (/before it connected|never connected|did not connect|did not run this case/.test(reason))
+    return kind("no-connection", "the client never connected", runFault("the client must dial the URL it is given ({url})"));
+  if (/refused|unreachable|ECONNREFUSED|connect/.test(reason))
+    return kind("unreachable", "the server could not be reached", runFault("the server under test must accept connections"));
+  return kind("other", reason.replace(/\d+(\.\d+)?/g, "N"), null, true);
 }
 function explainResult(r) {
   if (!needsExplaining(r)) return null;
@@ -29989,7 +29775,7 @@ function explainResult(r) {
 function finish2(e, ownSentence = false) {
   const where = pointWords(e.at);
   const peer = `${ownSentence ? "" : "the peer "}${e.peerDid}${where === "" ? "" : ` (${where})`}`;
-  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${e.requirement.rfc}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
+  const text = `${capital(e.cause.title)}. wsgate ${e.did}. ${capital(e.requirement.rfc)}: ${e.requirement.text}. ${capital(peer)}. Ending: ${e.ending}.`;
   const short = `${peer} \u2014 ${e.requirement.rfc}`;
   return { ...e, text, short };
 }
@@ -30042,7 +29828,7 @@ function endingPhrase(r, facts) {
   const timer = facts.fired[0];
   const timerWords = timer !== void 0 && timer.seconds !== null ? ` when its ${timer.seconds} s timer ran out` : "";
   const parts = [];
-  const peerClosed = peerClose(facts) !== void 0 || r.remoteCloseCode !== null;
+  const peerClosed = peerSentClose(r, facts);
   if (r.closedByMe) {
     const why = r.failedByMe && r.localCloseReason !== null && r.localCloseReason !== "" ? ` ("${r.localCloseReason}")` : "";
     parts.push(
@@ -30060,6 +29846,7 @@ function endingPhrase(r, facts) {
   parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
   return parts.join(", ");
 }
+var RUN_FAULT, runFault, OPENING_HANDSHAKE;
 var init_explain = __esm({
   "src/explain/explain.ts"() {
     "use strict";
@@ -30068,6 +29855,9 @@ var init_explain = __esm({
     init_divergence();
     init_requirements();
     init_wire_facts();
+    RUN_FAULT = "no RFC requirement (a fault of the run)";
+    runFault = (text) => ({ rfc: RUN_FAULT, text });
+    OPENING_HANDSHAKE = { rfc: "RFC 6455 \xA74.1, \xA74.2", text: "the opening handshake must complete before any frame is sent" };
   }
 });
 
@@ -30109,6 +29899,287 @@ var init_run = __esm({
     init_causes();
     init_explain();
     cache2 = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/policy/baseline.ts
+function fail(file2, message2) {
+  return new UsageError(`${file2}: ${message2}`);
+}
+function parseBaseline(file2, value) {
+  const parsed = baselineSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    const at = issue2?.path.map(String) ?? [];
+    let message2;
+    if (issue2?.code === "unrecognized_keys") {
+      message2 = `unknown key "${[...at, issue2.keys[0] ?? ""].join(".")}" (a baseline has "version", "cases" and "causes"; an entry has "reason" and "agents")`;
+    } else if (at.length === 0) {
+      message2 = 'a baseline must be a JSON object {"version": 1, "cases": {...}}';
+    } else if (at[0] === "version") {
+      message2 = `"version" must be ${BASELINE_VERSION}`;
+    } else if (at.length === 1) {
+      message2 = `"${at[0]}" must be an object mapping ${at[0] === "causes" ? "causes (a key or a title)" : "case patterns"} to {"reason": "..."}`;
+    } else if (at.length === 2) {
+      message2 = `"${at[0]}.${at[1] ?? ""}" must be an object {"reason": "...", "agents": [...]}`;
+    } else if (at[2] === "reason") {
+      message2 = `"${at[0]}.${at[1] ?? ""}.reason" must be a non-empty string: say why the ${at[0] === "causes" ? "cause" : "case"} is accepted`;
+    } else {
+      message2 = `"${at[0]}.${at[1] ?? ""}.agents" must be an array of non-empty strings (agent patterns)`;
+    }
+    throw fail(file2, message2);
+  }
+  const entries = [];
+  for (const [pattern2, entry] of Object.entries(parsed.data.cases)) {
+    if (pattern2.trim() === "") throw fail(file2, '"cases": an empty case pattern');
+    let ids;
+    try {
+      ids = new Set(selectCases(everyCase, [pattern2]).map((c5) => c5.id));
+    } catch (err) {
+      if (err instanceof SelectionError) throw fail(file2, `"cases": ${err.message}`);
+      throw err;
+    }
+    entries.push({ pattern: pattern2, reason: entry.reason.trim(), agents: entry.agents ?? null, accepts: (id) => ids.has(id) });
+  }
+  for (const [pattern2, entry] of Object.entries(parsed.data.causes ?? {})) {
+    if (pattern2.trim() === "") throw fail(file2, '"causes": an empty cause');
+    const re = wildcard(pattern2.trim());
+    const accepts2 = (_id, cause) => cause !== null && (re.test(cause.key) || re.test(cause.title));
+    entries.push({ pattern: pattern2, reason: entry.reason.trim(), agents: entry.agents ?? null, accepts: accepts2 });
+  }
+  return { file: file2, entries };
+}
+function loadBaseline(file2) {
+  return readJsonFile(file2, "the baseline", (json2) => parseBaseline(file2, json2));
+}
+function baselineEntryFor(baseline, agent, id, cause) {
+  for (const e of baseline.entries) {
+    if (!e.accepts(id, cause)) continue;
+    if (e.agents === null || e.agents.some((a2) => wildcard(a2).test(agent))) return e;
+  }
+  return null;
+}
+function applyBaseline(cases2, agent, baseline) {
+  return cases2.map((c5) => {
+    if (c5.baseline !== void 0) return c5;
+    const cause = c5.status === "failed" ? explanationOf(c5)?.cause ?? null : null;
+    const entry = baselineEntryFor(baseline, agent, c5.id, cause);
+    if (entry === null) return c5;
+    if (c5.status === "failed") {
+      const mark = {
+        state: "accepted",
+        pattern: entry.pattern,
+        reason: entry.reason,
+        failure: c5.reason,
+        ...cause !== null ? { cause: cause.title } : {}
+      };
+      const said = entry.reason === c5.reason ? "accepted failure (baseline)" : `accepted failure (baseline: ${entry.reason})`;
+      return { ...c5, status: "skipped", reason: `${said}: ${c5.reason}`, baseline: mark };
+    }
+    if (c5.status === "passed") {
+      const mark = { state: "passing", pattern: entry.pattern, reason: entry.reason, failure: null };
+      const note = `passes now: can be removed from the baseline (${JSON.stringify(entry.pattern)} in ${baseline.file})`;
+      return { ...c5, warnings: [...c5.warnings, note], baseline: mark };
+    }
+    return c5;
+  });
+}
+function baselineFromRun(run) {
+  const cases2 = {};
+  for (const c5 of run.cases) {
+    if (c5.status === "failed") cases2[c5.id] = { reason: explanationOf(c5)?.cause.title ?? c5.reason };
+    else if (c5.baseline?.state === "accepted") cases2[c5.id] = { reason: c5.baseline.reason };
+  }
+  return `${JSON.stringify({ version: BASELINE_VERSION, cases: cases2 }, null, 2)}
+`;
+}
+var BASELINE_VERSION, entrySchema, baselineSchema;
+var init_baseline = __esm({
+  "src/policy/baseline.ts"() {
+    "use strict";
+    init_zod();
+    init_registry();
+    init_select();
+    init_errors();
+    init_run();
+    init_patterns();
+    init_json_file();
+    BASELINE_VERSION = 1;
+    entrySchema = external_exports.strictObject({
+      reason: external_exports.string().trim().min(1),
+      agents: external_exports.array(external_exports.string().min(1)).optional()
+    });
+    baselineSchema = external_exports.strictObject({
+      version: external_exports.literal(BASELINE_VERSION),
+      cases: external_exports.record(external_exports.string(), entrySchema),
+      causes: external_exports.record(external_exports.string(), entrySchema).optional()
+    });
+  }
+});
+
+// src/report/python-repr.ts
+function pyNumber(n3) {
+  if (Number.isNaN(n3)) return "NaN";
+  if (n3 === Infinity) return "Infinity";
+  if (n3 === -Infinity) return "-Infinity";
+  if (Number.isInteger(n3)) return BigInt(n3).toString();
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n3.toExponential());
+  if (m === null) return String(n3);
+  const sign = m[1] ?? "";
+  const digits = (m[2] ?? "") + (m[3] ?? "");
+  const exp = Number(m[4]);
+  const decpt = exp + 1;
+  if (decpt <= -4 || decpt > 16) {
+    const mantissa = digits.length > 1 ? `${digits[0] ?? ""}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp).toString().padStart(2, "0");
+    return `${sign}${mantissa}e${exp < 0 ? "-" : "+"}${e}`;
+  }
+  if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`;
+  if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`;
+  return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+}
+function pyStr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return pyNumber(value);
+  if (typeof value === "string") return value;
+  return pyRepr(value);
+}
+function pyQuote(s) {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "	") out += "\\t";
+    else if (ch !== " " && NON_PRINTABLE.test(ch)) {
+      if (cp < 256) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+      else if (cp < 65536) out += `\\u${cp.toString(16).padStart(4, "0")}`;
+      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return pyNumber(value);
+  if (typeof value === "string") return pyQuote(value);
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return `[${value.map((v) => pyRepr(v)).join(", ")}]`;
+  if (typeof value === "object") {
+    const parts = Object.entries(value).filter(([, v]) => v !== void 0).map(([k, v]) => `${pyQuote(k)}: ${pyRepr(v)}`);
+    return `{${parts.join(", ")}}`;
+  }
+  return pyQuote(String(value));
+}
+function limitString(s, limit = 1e3, indicator = " ...") {
+  const cps = Array.from(s);
+  if (cps.length > limit - indicator.length) return cps.slice(0, limit - indicator.length).join("") + indicator;
+  return s;
+}
+function pyInt(n3) {
+  return Number.isFinite(n3) ? String(Math.trunc(n3)) : String(n3);
+}
+var NON_PRINTABLE;
+var init_python_repr = __esm({
+  "src/report/python-repr.ts"() {
+    "use strict";
+    NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+  }
+});
+
+// src/report/pyjson.ts
+function pyJsonString(s) {
+  return `"${s.replace(ESCAPE_ASCII, (c5) => SHORT_ESCAPES[c5] ?? `\\u${c5.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+}
+function compareCodePoints(a2, b) {
+  const ia = a2[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (; ; ) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done === true) return y.done === true ? 0 : -1;
+    if (y.done === true) return 1;
+    const cx = x.value.codePointAt(0) ?? 0;
+    const cy = y.value.codePointAt(0) ?? 0;
+    if (cx !== cy) return cx - cy;
+  }
+}
+function compareIntStrings(a2, b) {
+  return a2.length !== b.length ? a2.length - b.length : a2 < b ? -1 : a2 > b ? 1 : 0;
+}
+function sortedKeys(keys) {
+  if (keys.length > 1 && keys.every((k) => CANONICAL_INT.test(k))) return keys.sort(compareIntStrings);
+  return keys.sort(compareCodePoints);
+}
+function encode3(value, depth, seen) {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      return pyNumber(value);
+    case "bigint":
+      return value.toString();
+    case "string":
+      return pyJsonString(value);
+    case "undefined":
+    case "function":
+    case "symbol":
+      return void 0;
+    default:
+      break;
+  }
+  const obj = value;
+  if (seen.has(obj)) throw new TypeError("pythonJson: circular structure");
+  seen.add(obj);
+  const inner = `
+${INDENT.repeat(depth + 1)}`;
+  const outer = `
+${INDENT.repeat(depth)}`;
+  let out;
+  if (Array.isArray(obj)) {
+    const items = obj.map((v) => encode3(v, depth + 1, seen) ?? "null");
+    out = items.length === 0 ? "[]" : `[${inner}${items.join(`,${inner}`)}${outer}]`;
+  } else {
+    const record2 = obj;
+    const parts = [];
+    for (const key of sortedKeys(Object.keys(record2))) {
+      const encoded = encode3(record2[key], depth + 1, seen);
+      if (encoded !== void 0) parts.push(`${pyJsonString(key)}: ${encoded}`);
+    }
+    out = parts.length === 0 ? "{}" : `{${inner}${parts.join(`,${inner}`)}${outer}}`;
+  }
+  seen.delete(obj);
+  return out;
+}
+function pythonJson(value) {
+  const out = encode3(value, 0, /* @__PURE__ */ new Set());
+  if (out === void 0) throw new TypeError(`pythonJson: cannot encode ${typeof value}`);
+  return out;
+}
+var INDENT, ESCAPE_ASCII, SHORT_ESCAPES, CANONICAL_INT;
+var init_pyjson = __esm({
+  "src/report/pyjson.ts"() {
+    "use strict";
+    init_python_repr();
+    INDENT = "   ";
+    ESCAPE_ASCII = /[\\"\u0000-\u001f\u007f-\uffff]/g;
+    SHORT_ESCAPES = {
+      "\\": "\\\\",
+      '"': '\\"',
+      "\b": "\\b",
+      "\f": "\\f",
+      "\n": "\\n",
+      "\r": "\\r",
+      "	": "\\t"
+    };
+    CANONICAL_INT = /^(?:0|[1-9]\d*)$/;
   }
 });
 
@@ -42075,7 +42146,9 @@ function annotations(run, max = MAX_ERROR_ANNOTATIONS) {
   const out = items.slice(0, max).map(({ title, cases: cases2, requirement }) => {
     const first = cases2[0];
     const n3 = cases2.length;
-    const which = n3 === 1 ? `Case ${caseLabel(first)}` : `${n3} cases: ${idRanges(cases2.map(caseLabel))}`;
+    const agents = [...new Set(cases2.map((c5) => c5.agent ?? run.agent))];
+    const of = agents.length === 1 ? ` failed for agent ${agents[0]}` : " failed";
+    const which = n3 === 1 ? `Case ${caseLabel(first)}${of}` : `${n3} cases${of}: ${idRanges(cases2.map(caseLabel))}`;
     const why = explanationOf(first)?.text ?? first.reason;
     const report = first.reportBase === null ? "" : `
 Report: ${first.reportBase}.html`;
@@ -42469,7 +42542,9 @@ ${failed > 0 || run.interrupted !== null ? this.colour(31, line2) : this.colour(
 `);
         }
         for (const c5 of accepted.slice(0, 20)) {
-          this.out.write(`  ${this.colour(33, "accepted failure")} ${c5.id}: ${c5.baseline?.failure ?? ""} (baseline: ${c5.baseline?.reason ?? ""})
+          const what = c5.baseline?.cause ?? c5.baseline?.failure ?? "";
+          const why = c5.baseline?.reason ?? "";
+          this.out.write(`  ${this.colour(33, "accepted failure")} ${c5.id}: ${what}${why === what || why === c5.baseline?.failure ? "" : ` (baseline: ${why})`}
 `);
         }
         const removable = run.cases.filter((c5) => c5.baseline?.state === "passing").map((c5) => c5.id);
@@ -48329,7 +48404,7 @@ async function mergeCases(summaries, inputs, role) {
         result,
         client: c5.client,
         reportBase: c5.reportfile === null ? null : c5.reportfile.replace(/\.json$/, ""),
-        ...c5.baseline != null ? { baseline: c5.baseline } : {},
+        ...c5.baseline != null ? { baseline: baselineMark(c5.baseline) } : {},
         ...recordedNotRun(c5, result)
       });
     }
@@ -48373,6 +48448,10 @@ function mergedRun(agent, summaries, merged, inputs) {
     ...summaries[0]?.baseline != null ? { baselineFile: summaries[0].baseline } : {}
   };
 }
+function baselineMark(b) {
+  const { cause, ...mark } = b;
+  return cause === void 0 ? mark : { ...mark, cause };
+}
 var summarySchema;
 var init_merge = __esm({
   "src/finish/merge.ts"() {
@@ -48412,7 +48491,13 @@ var init_merge = __esm({
           reason: external_exports.string(),
           warnings: external_exports.array(external_exports.string()),
           reportfile: external_exports.string().nullable(),
-          baseline: external_exports.object({ state: external_exports.enum(["accepted", "passing"]), pattern: external_exports.string(), reason: external_exports.string(), failure: external_exports.string().nullable() }).nullable().optional(),
+          baseline: external_exports.object({
+            state: external_exports.enum(["accepted", "passing"]),
+            pattern: external_exports.string(),
+            reason: external_exports.string(),
+            failure: external_exports.string().nullable(),
+            cause: external_exports.string().optional()
+          }).nullable().optional(),
           client: external_exports.object({
             exitCode: external_exports.number().nullable(),
             signal: external_exports.string().nullable(),
@@ -78142,7 +78227,7 @@ var init_codec = __esm({
 });
 
 // src/play/verdict.ts
-function sameEvent(a2, b) {
+function sameEvent2(a2, b) {
   if (a2.kind !== b.kind) return false;
   switch (a2.kind) {
     case "message":
@@ -78154,7 +78239,7 @@ function sameEvent(a2, b) {
   }
 }
 function sameEvents(a2, b) {
-  return a2.length === b.length && a2.every((e, i2) => sameEvent(e, b[i2]));
+  return a2.length === b.length && a2.every((e, i2) => sameEvent2(e, b[i2]));
 }
 function matchesAllExpected(expected, received) {
   return Object.values(expected).every((list) => sameEvents(received, list));
@@ -85976,10 +86061,356 @@ var init_serve = __esm({
 });
 
 // src/action.ts
-init_errors();
 import path25 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
+
+// src/config/options/table.ts
+var OPTION_GROUPS = {
+  selection: "Selection",
+  client: "Client under test",
+  server: "Server under test",
+  gate: "Gate",
+  reports: "Reports",
+  transport: "Transport",
+  robustness: "Robustness",
+  browser: "Browser"
+};
+function optionKey(flag) {
+  return flag.replace(/-([a-z0-9])/g, (_m, c5) => c5.toUpperCase());
+}
+var RUN_OPTIONS = [
+  // Selection: which cases, how many at once, which slice.
+  {
+    flag: "spec",
+    group: "selection",
+    type: "string",
+    serve: true,
+    source: true,
+    describe: "Autobahn spec file (fuzzingserver.json for a client under test, fuzzingclient.json for a server: url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it",
+    action: { input: "config-file" }
+  },
+  {
+    flag: "cases",
+    group: "selection",
+    type: "string",
+    array: true,
+    serve: true,
+    describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all",
+    action: { input: "cases", judge: true }
+  },
+  {
+    flag: "exclude-cases",
+    group: "selection",
+    type: "string",
+    array: true,
+    serve: true,
+    describe: "Case id patterns to leave out",
+    action: { input: "exclude-cases", judge: true }
+  },
+  {
+    flag: "extended",
+    group: "selection",
+    type: "boolean",
+    serve: true,
+    describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)",
+    action: { input: "extended", judge: true }
+  },
+  {
+    flag: "quick",
+    group: "selection",
+    type: "boolean",
+    default: false,
+    describe: "The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue",
+    action: { input: "quick" }
+  },
+  {
+    flag: "shard",
+    group: "selection",
+    type: "string",
+    serve: true,
+    describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`",
+    action: { input: "shard" }
+  },
+  {
+    flag: "jobs",
+    group: "selection",
+    type: "number",
+    describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8",
+    action: { input: "jobs" }
+  },
+  {
+    flag: "case-timeout",
+    group: "selection",
+    type: "number",
+    describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)",
+    action: { input: "case-timeout" }
+  },
+  // The client under test: wsgate is the fuzzing server.
+  {
+    flag: "client",
+    group: "client",
+    type: "string",
+    describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself",
+    action: { input: "client-command" }
+  },
+  {
+    flag: "client-loops",
+    group: "client",
+    type: "boolean",
+    default: false,
+    describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too",
+    action: { input: "client-loops" }
+  },
+  {
+    flag: "url",
+    group: "client",
+    type: "string",
+    serve: true,
+    describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]",
+    action: { input: "url" }
+  },
+  {
+    flag: "agent",
+    group: "client",
+    type: "string",
+    describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)",
+    action: { input: "agent", judge: true }
+  },
+  // The server under test: wsgate is the fuzzing client.
+  {
+    flag: "role",
+    group: "server",
+    type: "string",
+    choices: ["client", "server"],
+    describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server",
+    action: { input: "role" }
+  },
+  {
+    flag: "server",
+    group: "server",
+    type: "string",
+    describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end",
+    action: { input: "server-command" }
+  },
+  {
+    flag: "server-url",
+    group: "server",
+    type: "string",
+    describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)",
+    action: { input: "server-url" }
+  },
+  {
+    flag: "restart-server",
+    group: "server",
+    type: "boolean",
+    default: false,
+    describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)",
+    action: { input: "restart-server" }
+  },
+  {
+    flag: "server-start-timeout",
+    group: "server",
+    type: "number",
+    describe: "Seconds to wait for the server under test to accept connections (default: 30)",
+    action: { input: "server-start-timeout" }
+  },
+  {
+    flag: "seed",
+    group: "server",
+    type: "number",
+    describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones",
+    action: { input: "seed" }
+  },
+  // The gate: what fails a case, what is accepted.
+  {
+    flag: "strict",
+    group: "gate",
+    type: "boolean",
+    default: false,
+    describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)",
+    action: { input: "strict", judge: true }
+  },
+  {
+    flag: "fail-on",
+    group: "gate",
+    type: "string",
+    array: true,
+    describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)",
+    action: { input: "fail-on", judge: true, split: "verdicts" }
+  },
+  {
+    flag: "baseline",
+    group: "gate",
+    type: "string",
+    describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build",
+    action: { input: "baseline", judge: true }
+  },
+  {
+    flag: "write-baseline",
+    group: "gate",
+    type: "string",
+    describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)",
+    action: { input: "write-baseline", judge: true }
+  },
+  // Reports: where they go and what the console shows.
+  {
+    flag: "outdir",
+    group: "reports",
+    type: "string",
+    serve: true,
+    describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients, or ./reports/servers for a server under test]",
+    action: { input: "reports-directory", judge: true }
+  },
+  {
+    flag: "junit",
+    group: "reports",
+    type: "string",
+    describe: "JUnit XML file (default: OUTDIR/junit.xml)",
+    action: { none: "the action writes it in reports-directory and names it in the junit-report output" }
+  },
+  {
+    flag: "json",
+    group: "reports",
+    type: "string",
+    describe: "JSON summary file (default: OUTDIR/summary.json)",
+    action: { none: "the action writes it in reports-directory and names it in the json-report output" }
+  },
+  {
+    flag: "github",
+    group: "reports",
+    type: "boolean",
+    describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)",
+    action: { none: "the action always writes them" }
+  },
+  {
+    flag: "quiet",
+    group: "reports",
+    type: "boolean",
+    default: false,
+    describe: "No line per case: only the summary, with the failures grouped by cause",
+    action: { input: "quiet", judge: true }
+  },
+  {
+    flag: "repro",
+    group: "reports",
+    type: "boolean",
+    default: false,
+    describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)",
+    action: { input: "repro" }
+  },
+  {
+    flag: "log-level",
+    group: "reports",
+    type: "string",
+    default: "warn",
+    serve: true,
+    describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)",
+    action: { input: "log-level" }
+  },
+  // Transport: TLS and HTTP/2.
+  {
+    flag: "tls",
+    group: "transport",
+    type: "boolean",
+    serve: true,
+    describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem",
+    action: { input: "tls" }
+  },
+  {
+    flag: "http2",
+    group: "transport",
+    type: "boolean",
+    serve: true,
+    describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1",
+    action: { input: "http2" }
+  },
+  {
+    flag: "cert",
+    group: "transport",
+    type: "string",
+    serve: true,
+    describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")`,
+    action: { input: "cert" }
+  },
+  {
+    flag: "key",
+    group: "transport",
+    type: "string",
+    serve: true,
+    describe: `TLS: the private key of --cert (PEM) (a spec file's "key")`,
+    action: { input: "key" }
+  },
+  {
+    flag: "ca",
+    group: "transport",
+    type: "string",
+    serve: true,
+    describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate",
+    action: { input: "ca" }
+  },
+  {
+    flag: "insecure",
+    group: "transport",
+    type: "boolean",
+    default: false,
+    describe: "Server under test over wss://: do not verify its certificate (the summary records it)",
+    action: { input: "insecure" }
+  },
+  // The robustness profile.
+  {
+    flag: "robustness",
+    group: "robustness",
+    type: "boolean",
+    serve: true,
+    describe: "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)",
+    action: { input: "robustness" }
+  },
+  {
+    flag: "budget",
+    group: "robustness",
+    type: "string",
+    array: true,
+    serve: true,
+    describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it; default 512MiB), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)",
+    action: { input: "budget" }
+  },
+  // A browser engine as the client under test.
+  {
+    flag: "browser",
+    group: "browser",
+    type: "string",
+    choices: ["chromium", "firefox", "webkit"],
+    describe: "A browser engine as the client under test: started headless on the fuzzing server's page with a fresh profile, it plays every case with its own WebSocket client, in order; the agent is the engine's name and version",
+    action: { input: "browser" }
+  },
+  {
+    flag: "browser-path",
+    group: "browser",
+    type: "string",
+    describe: "The browser's executable (default: where Debian, Ubuntu and GitHub's runners install it)",
+    action: { input: "browser-path" }
+  },
+  {
+    flag: "browser-timeout",
+    group: "browser",
+    type: "number",
+    describe: "Seconds the page may go without asking between one case and the next before the watchdog ends it (default: 30); loading the page may take this, but at least 30",
+    action: { input: "browser-timeout" }
+  }
+];
+var SERVE_OPTIONS = RUN_OPTIONS.filter((o2) => "serve" in o2 && o2.serve === true);
+function runOption(flag) {
+  const o2 = RUN_OPTIONS.find((x) => x.flag === flag);
+  if (o2 === void 0) throw new Error(`no option --${flag}`);
+  return o2;
+}
+function settingsFrom(parsed, options) {
+  return Object.fromEntries(options.filter((o2) => o2.source !== true).map((o2) => [optionKey(o2.flag), parsed[o2.flag]]));
+}
+
+// src/action.ts
+init_errors();
 
 // node_modules/yargs/lib/platform-shims/esm.mjs
 import { notStrictEqual, strictEqual } from "assert";
@@ -91022,19 +91453,19 @@ var YargsInstance = class {
       }
     };
   }
-  [kDeleteFromParserHintObject](optionKey) {
+  [kDeleteFromParserHintObject](optionKey2) {
     objectKeys(__classPrivateFieldGet(this, _YargsInstance_options, "f")).forEach((hintKey) => {
       if (/* @__PURE__ */ ((key) => key === "configObjects")(hintKey))
         return;
       const hint = __classPrivateFieldGet(this, _YargsInstance_options, "f")[hintKey];
       if (Array.isArray(hint)) {
-        if (hint.includes(optionKey))
-          hint.splice(hint.indexOf(optionKey), 1);
+        if (hint.includes(optionKey2))
+          hint.splice(hint.indexOf(optionKey2), 1);
       } else if (typeof hint === "object") {
-        delete hint[optionKey];
+        delete hint[optionKey2];
       }
     });
-    delete __classPrivateFieldGet(this, _YargsInstance_usage, "f").getDescriptions()[optionKey];
+    delete __classPrivateFieldGet(this, _YargsInstance_usage, "f").getDescriptions()[optionKey2];
   }
   [kEmitWarning](warning, type, deduplicationId) {
     if (!__classPrivateFieldGet(this, _YargsInstance_emittedWarnings, "f")[deduplicationId]) {
@@ -91536,81 +91967,30 @@ var yargs_default = Yargs;
 
 // src/commands/shared.ts
 init_errors();
-function serverFlags(a2) {
+function yargsOption(o2) {
   return {
-    url: a2.url,
-    outdir: a2.outdir,
-    cases: a2.cases,
-    excludeCases: a2["exclude-cases"],
-    logLevel: a2["log-level"],
-    shard: a2.shard ?? null,
-    extended: a2.extended,
-    robustness: a2.robustness,
-    budget: a2.budget,
-    tls: a2.tls,
-    http2: a2.http2,
-    cert: a2.cert,
-    key: a2.key,
-    ca: a2.ca
+    type: o2.type,
+    describe: o2.describe,
+    ...o2.array === true ? { array: true } : {},
+    ...o2.type === "boolean" ? {} : { requiresArg: true },
+    ...o2.choices !== void 0 ? { choices: [...o2.choices] } : {},
+    ...o2.default !== void 0 ? { default: o2.default } : {}
   };
 }
-function serverOptions(y) {
-  return y.option("spec", {
-    type: "string",
-    requiresArg: true,
-    describe: "Autobahn fuzzingserver.json spec file (url, outdir, cases, exclude-cases, exclude-agent-cases, options); flags override it"
-  }).option("url", {
-    type: "string",
-    requiresArg: true,
-    describe: "Where the fuzzing server listens (ws://HOST:PORT; port 0 picks a free one; env WSGATE_LISTEN_HOST overrides the host bound) [default: ws://127.0.0.1:9001]"
-  }).option("outdir", {
-    type: "string",
-    requiresArg: true,
-    describe: "Report directory (index.json, index.html, per-case reports) [default: ./reports/clients]"
-  }).option("cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to run, Autobahn's rules ('6.*', '6.9.2'); default all" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, describe: "Case id patterns to leave out" }).option("log-level", {
-    type: "string",
-    requiresArg: true,
-    describe: "pino log level on stderr (fatal, error, warn, info, debug, trace, silent)",
-    default: "warn"
-  }).option("shard", {
-    type: "string",
-    requiresArg: true,
-    describe: "Run only the K-th of N slices of the selected cases, balanced by expected duration (K/N, e.g. 2/4); join the shards with `wsgate merge`"
-  }).option("extended", extendedOption).option("robustness", robustnessOption).option("budget", budgetOption).option("tls", {
-    type: "boolean",
-    describe: "wss://: serve TLS (a client under test) or connect over TLS (a server under test). Without --cert, wsgate makes a throwaway CA and certificate and writes the CA to OUTDIR/ca.pem"
-  }).option("http2", {
-    type: "boolean",
-    describe: "WebSockets over HTTP/2 (RFC 8441): each case is an extended CONNECT stream, h2c with prior knowledge (with --tls: ALPN h2). The client or server under test is told by WSGATE_HTTP2=1"
-  }).option("cert", {
-    type: "string",
-    requiresArg: true,
-    describe: `TLS: your server certificate (PEM, chain) instead of a generated one; implies --tls (a spec file's "cert")`
-  }).option("key", { type: "string", requiresArg: true, describe: `TLS: the private key of --cert (PEM) (a spec file's "key")` }).option("ca", {
-    type: "string",
-    requiresArg: true,
-    describe: "TLS: a CA certificate (PEM). Client under test: handed to it (the CA of your --cert). Server under test: trusted when verifying its certificate"
-  });
+function sharedBoolean(flag) {
+  const o2 = runOption(flag);
+  if (o2.type !== "boolean") throw new Error(`--${flag} is not a boolean`);
+  return { type: "boolean", describe: o2.describe, ...typeof o2.default === "boolean" ? { default: o2.default } : {} };
 }
-var extendedOption = {
-  type: "boolean",
-  describe: "Also select wsgate's own cases after Autobahn's 517: group 14 for a client (opening handshake, extension negotiation), group 15 for a server (what it must refuse)"
-};
-var robustnessOption = {
-  type: "boolean",
-  describe: "The robustness profile instead of the catalogue: the known denial-of-service attacks on WebSocket libraries, each from its advisory (group 17 for a server under test, 18 for a client), each followed by a liveness check. Opt-in: these cases can take a peer down (a server wsgate started is restarted after one)"
-};
-var budgetOption = {
-  type: "string",
-  array: true,
-  requiresArg: true,
-  describe: "With --robustness: a budget the peer is held to, NAME=VALUE, repeatable: time=2 (a factor on every time budget), message=1MiB (the peer's own message limit; default 100MiB), memory=256MiB (its process tree's growth in one case, when wsgate started it; default 512MiB), stall=100s (how long it may keep a stalled connection: a trickled handshake, an unanswered close)"
-};
-var quietOption = { type: "boolean", default: false, describe: "No line per case: only the summary, with the failures grouped by cause" };
-var githubOption = {
-  type: "boolean",
-  describe: "GitHub Actions job summary, annotations and step outputs (default: when GITHUB_ACTIONS=true)"
-};
+function tableOptions(y, options) {
+  let out = y;
+  for (const o2 of options) out = out.option(o2.flag, yargsOption(o2));
+  for (const [group, title] of Object.entries(OPTION_GROUPS)) {
+    const flags = options.filter((o2) => o2.group === group).map((o2) => o2.flag);
+    if (flags.length > 0) out = out.group(flags, `${title}:`);
+  }
+  return out;
+}
 function exitForSignal(signal) {
   if (signal?.aborted !== true) return null;
   return signal.reason === "SIGTERM" ? ExitCode.Terminated : ExitCode.Interrupted;
@@ -91626,7 +92006,7 @@ function judgeCommand(y, { io, env: env2, setStatus }) {
       array: true,
       default: [],
       describe: "Case id patterns that must have results (default: --spec's selection, else the selection in the summary.json of the wsgate run that wrote the reports, else the whole catalogue)"
-    }).option("spec", { type: "string", describe: "The spec file wstest ran from (fuzzingclient.json, fuzzingserver.json): its cases must have results" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
+    }).option("spec", { type: "string", describe: "The spec file wstest ran from (fuzzingclient.json, fuzzingserver.json): its cases must have results" }).option("exclude-cases", { type: "string", array: true, default: [], describe: "Case id patterns to leave out" }).option("extended", sharedBoolean("extended")).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too" }).option("fail-on", { type: "string", array: true, describe: "Verdicts that fail a case (as for run)" }).option("baseline", { type: "string", describe: "Baseline file of accepted non-OK cases" }).option("write-baseline", { type: "string", describe: "Write the failing cases to a baseline file" }).option("github", sharedBoolean("github")).option("quiet", sharedBoolean("quiet")).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).example("$0 judge --outdir reports/clients --agent my-client", "fail the build on the reports a server wrote"),
     async (a2) => {
       const [{ judgeConfig: judgeConfig2 }, { judgeReports: judgeReports2 }, { makeLogger: makeLogger2 }] = await Promise.all([
         Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)),
@@ -91663,7 +92043,7 @@ function listCommand(y, { io }) {
   return y.command(
     "list",
     "Print the selected cases (index, id, description) without opening a socket",
-    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", extendedOption).option("robustness", robustnessOption).option("role", {
+    (y2) => y2.option("cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns" }).option("exclude-cases", { type: "string", array: true, requiresArg: true, default: [], describe: "Case id patterns to leave out" }).option("extended", sharedBoolean("extended")).option("robustness", sharedBoolean("robustness")).option("role", {
       type: "string",
       choices: ["client", "server"],
       default: "client",
@@ -91709,7 +92089,7 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "merge <dirs..>",
     "Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status",
-    (y2) => y2.positional("dirs", { type: "string", array: true, describe: "Output directories of wsgate runs (each with summary.json)" }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", githubOption).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
+    (y2) => y2.positional("dirs", { type: "string", array: true, describe: "Output directories of wsgate runs (each with summary.json)" }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", sharedBoolean("github")).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
       const [{ mergeConfig: mergeConfig2 }, { mergeRuns: mergeRuns2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_merge(), merge_exports))]);
       setStatus(
@@ -91763,37 +92143,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
         Promise.resolve().then(() => (init_setup(), setup_exports))
       ]);
       const spec = specOption2(a2.spec, io.stderr);
-      const config2 = resolveRunConfig2(
-        {
-          ...serverFlags(a2),
-          client: a2.client ?? null,
-          clientLoops: a2["client-loops"],
-          browser: a2.browser ?? null,
-          browserPath: a2["browser-path"] ?? null,
-          browserTimeout: a2["browser-timeout"] ?? null,
-          agent: a2.agent ?? null,
-          caseTimeout: a2["case-timeout"] ?? null,
-          strict: a2.strict,
-          failOn: a2["fail-on"] ?? null,
-          baseline: a2.baseline ?? null,
-          writeBaseline: a2["write-baseline"] ?? null,
-          github: a2.github ?? null,
-          quiet: a2.quiet,
-          junit: a2.junit ?? null,
-          json: a2.json ?? null,
-          jobs: a2.jobs ?? null,
-          role: a2.role ?? null,
-          serverUrl: a2["server-url"] ?? null,
-          server: a2.server ?? null,
-          restartServer: a2["restart-server"],
-          serverStartTimeout: a2["server-start-timeout"] ?? null,
-          seed: a2.seed ?? null,
-          insecure: a2.insecure,
-          repro: a2.repro,
-          quick: a2.quick
-        },
-        { env: env2, spec }
-      );
+      const config2 = resolveRunConfig2(settingsFrom(a2, RUN_OPTIONS), { env: env2, spec });
       const logger = makeLogger2(config2.logLevel);
       const gateIo = { out: io.stdout, logger, isTty: io.isTty ?? false, env: env2, ...io.signal ? { signal: io.signal } : {} };
       const status = await runGate2(config2, gateIo);
@@ -91802,86 +92152,7 @@ function runCommand(y, { io, env: env2, setStatus }) {
   );
 }
 function runOptions(y) {
-  return serverOptions(y).option("client", {
-    type: "string",
-    requiresArg: true,
-    describe: "Client command, run in a shell once per case; {url}, {case}, {agent} (and {ca} over TLS) are replaced (shell-quoted) and set as WSGATE_URL, WSGATE_CASE, WSGATE_AGENT (WSGATE_CA_FILE, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE). Default: the bundled ws client, which loops over the cases itself"
-  }).option("client-loops", {
-    type: "boolean",
-    default: false,
-    describe: "Run the client once with the base URL; it drives every case itself (/getCaseCount, /runCase, /updateReports). The bundled client can do this too"
-  }).option("browser", {
-    type: "string",
-    choices: ["chromium", "firefox", "webkit"],
-    requiresArg: true,
-    describe: "A browser engine as the client under test: started headless on the fuzzing server's page with a fresh profile, it plays every case with its own WebSocket client, in order; the agent is the engine's name and version"
-  }).option("browser-path", {
-    type: "string",
-    requiresArg: true,
-    describe: "The browser's executable (default: where Debian, Ubuntu and GitHub's runners install it)"
-  }).option("browser-timeout", {
-    type: "number",
-    requiresArg: true,
-    describe: "Seconds the page may go without asking between one case and the next before the watchdog ends it (default: 30); loading the page may take this, but at least 30"
-  }).option("agent", {
-    type: "string",
-    requiresArg: true,
-    describe: "Agent name in the reports (default: client, or wsgate-reference-ws for the bundled client or server; a server under test is named by its Server header, else its host:port)"
-  }).option("role", {
-    type: "string",
-    choices: ["client", "server"],
-    requiresArg: true,
-    describe: "The side under test: client (default) or server; --role server alone tests the bundled ws server"
-  }).option("server-url", {
-    type: "string",
-    requiresArg: true,
-    describe: "Test the WebSocket server at ws://HOST:PORT[/path]: wsgate connects to it once per case (port 0 with --server: a free port)"
-  }).option("server", {
-    type: "string",
-    requiresArg: true,
-    describe: "Command that starts the server under test, run in a shell; {port} and WSGATE_PORT give it the port (with --tls: {cert}, {key} and WSGATE_CERT_FILE, WSGATE_KEY_FILE its certificate). Stopped (its process tree) at the end"
-  }).option("restart-server", {
-    type: "boolean",
-    default: false,
-    describe: "Start the --server command again when it dies, before the next case (else the remaining cases fail)"
-  }).option("server-start-timeout", {
-    type: "number",
-    requiresArg: true,
-    describe: "Seconds to wait for the server under test to accept connections (default: 30)"
-  }).option("insecure", { type: "boolean", default: false, describe: "Server under test over wss://: do not verify its certificate (the summary records it)" }).option("quick", {
-    type: "boolean",
-    default: false,
-    describe: "The quick profile, for a pre-push hook: every group of the selection, groups 9, 12 and 13 by a fixed sample of each subgroup (21 of their 270 cases); CI runs the whole catalogue"
-  }).option("repro", {
-    type: "boolean",
-    default: false,
-    describe: "Write a repro script (plain Node, no packages) for every case that is not OK on both axes to OUTDIR/repro/ (see `wsgate repro`)"
-  }).option("seed", {
-    type: "number",
-    requiresArg: true,
-    describe: "Server role: masking keys and handshake keys from this seed (a reproducible run), instead of random ones"
-  }).option("case-timeout", {
-    type: "number",
-    requiresArg: true,
-    describe: "Seconds a case may take before the client is killed (default: 30, or longer for cases whose own timers wait longer, e.g. group 9)"
-  }).option("strict", { type: "boolean", default: false, describe: "NON-STRICT outcomes fail too (adds NON-STRICT to --fail-on)" }).option("fail-on", {
-    type: "string",
-    array: true,
-    requiresArg: true,
-    describe: "Verdicts that fail a case, on either axis (replaces the default FAILED, 'WRONG CODE', UNCLEAN, 'FAILED BY CLIENT'; also NON-STRICT, INFORMATIONAL, UNIMPLEMENTED)"
-  }).option("baseline", {
-    type: "string",
-    requiresArg: true,
-    describe: "Baseline file of accepted non-OK cases, each with a reason: they do not fail the build"
-  }).option("write-baseline", {
-    type: "string",
-    requiresArg: true,
-    describe: "Write this run's failing cases to a baseline file (a starting point; edit the reasons)"
-  }).option("github", githubOption).option("quiet", quietOption).option("junit", { type: "string", requiresArg: true, describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", requiresArg: true, describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("jobs", {
-    type: "number",
-    requiresArg: true,
-    describe: "Cases run at once, each on its own connection (and client process, per case); group 9 always runs alone. Default: one per core, at most 8"
-  }).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example("$0 run --browser chromium", "run every case against headless Chromium, the page playing them with its own WebSocket").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA");
+  return tableOptions(y, RUN_OPTIONS).example("$0 run", "run every case against the bundled ws client").example('$0 run --client "node my-client.js {url}" --cases "6.*"', "run group 6 against your client").example('$0 run --quick --client "node my-client.js {url}"', "every group, the slow ones sampled: a pre-push check in seconds").example('$0 run --server "node my-server.js {port}"', "run every case against your server").example("$0 run --server-url ws://127.0.0.1:9001", "run every case against a server running elsewhere").example("$0 run --browser chromium", "run every case against headless Chromium, the page playing them with its own WebSocket").example('$0 run --tls --client "node my-client.js {url}"', "the same over wss://, the client trusting a throwaway CA").example("$0 run --shard 2/4 --outdir shard-2", "the second of four slices of a CI matrix; join them with `wsgate merge`");
 }
 
 // src/commands/serve.ts
@@ -91891,11 +92162,11 @@ function serveCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "serve",
     "Run the fuzzing server alone, for clients that loop over the cases themselves; reports are written on /updateReports and on shutdown",
-    (y2) => serverOptions(y2),
+    (y2) => tableOptions(y2, SERVE_OPTIONS),
     async (a2) => {
       const [{ resolveServeConfig: resolveServeConfig2 }, { makeLogger: makeLogger2, specOption: specOption2 }] = await Promise.all([Promise.resolve().then(() => (init_schema(), schema_exports)), Promise.resolve().then(() => (init_setup(), setup_exports))]);
       const spec = specOption2(a2.spec, io.stderr);
-      const config2 = resolveServeConfig2(serverFlags(a2), { env: env2, spec });
+      const config2 = resolveServeConfig2(settingsFrom(a2, SERVE_OPTIONS), { env: env2, spec });
       setStatus(await serve(config2, io, makeLogger2(config2.logLevel)));
     }
   );
@@ -91938,6 +92209,45 @@ async function serve(config2, io, logger) {
   return ExitCode.Pass;
 }
 
+// src/commands/usage.ts
+function editDistance(a2, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i2 = 1; i2 <= a2.length; i2++) {
+    const row = [i2];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a2[i2 - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+function nearest(name, known) {
+  let best = null;
+  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = editDistance(name, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+function unknownArgument(message2, argv, options, commands) {
+  const m = /^Unknown arguments?: (.*)$/.exec(message2);
+  if (m === null) return null;
+  const names = new Set((m[1] ?? "").split(", "));
+  for (const arg of argv) {
+    if (arg === "--") break;
+    const typed = /^--?([^=]+)/.exec(arg)?.[1];
+    if (typed === void 0 || !(names.has(typed) || names.has(typed.replace(/^no-/, "")))) continue;
+    const dashes = arg.startsWith("--") ? "--" : "-";
+    const guess2 = nearest(typed, options);
+    return `unknown option ${dashes}${typed}${guess2 === null ? "" : `; did you mean --${guess2}?`}`;
+  }
+  const word = [...names][0] ?? "";
+  const guess = commands.length > 0 ? nearest(word, commands) : null;
+  const what = commands.length > 0 ? "command" : "argument";
+  return `unknown ${what} ${word}${guess === null ? "" : `; did you mean ${guess}?`}`;
+}
+
 // src/main.ts
 init_errors();
 init_version();
@@ -91946,12 +92256,13 @@ async function main(argv, io) {
   const context = { io, env: io.env ?? process.env, setStatus: (s) => status = s };
   let parser2 = yargs_default([...argv]).scriptName("wsgate").usage(
     "$0 <command> [options]\n\nWebSocket conformance gate for clients and servers: plays the Autobahn|Testsuite case catalogue against a client (wsgate is the fuzzing server) or a server (--role server, --server-url, --server: wsgate is the fuzzing client) and fails the build on any violation."
-  ).version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err) => {
+  ).version(VERSION).strict().exitProcess(false).wrap(Math.min(110, process.stdout.columns || 100)).fail((msg, err, usage2) => {
     if (err?.name === "YError") throw new UsageError(err.message);
-    throw err ?? new UsageError(msg ?? "invalid arguments");
+    if (err !== void 0) throw err;
+    throw new UsageError(unknownArgument(msg ?? "", argv, ...knownNames(usage2)) ?? msg ?? "invalid arguments");
   });
   for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser2 = add(parser2, context);
-  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge, list or repro (see --help)").help();
+  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge, list or repro (see --help)").help().alias("h", "help");
   try {
     let helpText = "";
     await parser2.parseAsync([...argv], {}, (_err, _argv, output2) => {
@@ -91964,43 +92275,26 @@ async function main(argv, io) {
     return reportError(err, io.stderr, "wsgate");
   }
 }
+function knownNames(usage2) {
+  const u2 = usage2;
+  const options = Object.keys(u2?.getDescriptions?.() ?? {});
+  const commands = (u2?.getCommands?.() ?? []).map((c5) => String(c5[0]).split(" ")[0] ?? "");
+  return [options, commands];
+}
 
 // src/action.ts
 init_markdown();
+function inputKind(o2) {
+  if (o2.type === "boolean") return "boolean";
+  if (o2.array === true) return "input" in o2.action && o2.action.split === "verdicts" ? "verdicts" : "patterns";
+  return "string";
+}
 var ACTION_INPUTS = {
-  "client-command": { flag: "--client", kind: "string", judge: false },
-  "client-loops": { flag: "--client-loops", kind: "boolean", judge: false },
-  // A browser engine as the client: the runner's own installed Chrome or Firefox (or one named by browser-path).
-  browser: { flag: "--browser", kind: "string", judge: false },
-  "browser-path": { flag: "--browser-path", kind: "string", judge: false },
-  "browser-timeout": { flag: "--browser-timeout", kind: "string", judge: false },
-  agent: { flag: "--agent", kind: "string", judge: true },
-  cases: { flag: "--cases", kind: "patterns", judge: true },
-  "exclude-cases": { flag: "--exclude-cases", kind: "patterns", judge: true },
-  "config-file": { flag: "--spec", kind: "string", judge: false },
-  // With judge-reports: where judge writes junit.xml and summary.json (the judged directory may not be writable).
-  "reports-directory": { flag: "--outdir", kind: "string", judge: true },
-  "fail-on": { flag: "--fail-on", kind: "verdicts", judge: true },
-  strict: { flag: "--strict", kind: "boolean", judge: true },
-  baseline: { flag: "--baseline", kind: "string", judge: true },
-  "write-baseline": { flag: "--write-baseline", kind: "string", judge: true },
-  "case-timeout": { flag: "--case-timeout", kind: "string", judge: false },
-  quick: { flag: "--quick", kind: "boolean", judge: false },
-  robustness: { flag: "--robustness", kind: "boolean", judge: false },
-  budget: { flag: "--budget", kind: "patterns", judge: false },
-  url: { flag: "--url", kind: "string", judge: false },
-  // The server role: a server started by the action (server-command) or running elsewhere (server-url).
-  role: { flag: "--role", kind: "string", judge: false },
-  "server-command": { flag: "--server", kind: "string", judge: false },
-  "server-url": { flag: "--server-url", kind: "string", judge: false },
-  "restart-server": { flag: "--restart-server", kind: "boolean", judge: false },
-  tls: { flag: "--tls", kind: "boolean", judge: false },
-  http2: { flag: "--http2", kind: "boolean", judge: false },
-  cert: { flag: "--cert", kind: "string", judge: false },
-  key: { flag: "--key", kind: "string", judge: false },
-  ca: { flag: "--ca", kind: "string", judge: false },
-  insecure: { flag: "--insecure", kind: "boolean", judge: false },
-  "log-level": { flag: "--log-level", kind: "string", judge: false },
+  ...Object.fromEntries(
+    RUN_OPTIONS.flatMap(
+      (o2) => "input" in o2.action ? [[o2.action.input, { flag: `--${o2.flag}`, kind: inputKind(o2), judge: o2.action.judge === true }]] : []
+    )
+  ),
   // `wsgate judge --outdir DIR` instead of `wsgate run`: the reports of a server that ran elsewhere.
   "judge-reports": { flag: "--outdir", kind: "string", judge: true },
   // Not a flag: the directory the client command and relative paths start from.

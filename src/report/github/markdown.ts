@@ -93,7 +93,9 @@ export function annotations(run: GateRun, max = MAX_ERROR_ANNOTATIONS): string[]
   const out = items.slice(0, max).map(({ title, cases, requirement }) => {
     const first = cases[0] as GateCase;
     const n = cases.length;
-    const which = n === 1 ? `Case ${caseLabel(first)}` : `${n} cases: ${idRanges(cases.map(caseLabel))}`;
+    const agents = [...new Set(cases.map((c) => c.agent ?? run.agent))];
+    const of = agents.length === 1 ? ` failed for agent ${agents[0]}` : ' failed';
+    const which = n === 1 ? `Case ${caseLabel(first)}${of}` : `${n} cases${of}: ${idRanges(cases.map(caseLabel))}`;
     const why = explanationOf(first)?.text ?? first.reason;
     const report = first.reportBase === null ? '' : `\nReport: ${first.reportBase}.html`;
     const text = `${which}${requirement === '' ? '' : `\n${requirement}`}\n${n === 1 ? '' : `First, ${caseLabel(first)}: `}${why}${report}`;
