@@ -54,7 +54,11 @@ export function needsExplaining(r: Pick<CaseResult, 'behavior' | 'behaviorClose'
  * not of the protocol: no RFC requirement was tested and wsgate sent nothing, so neither is claimed.
  */
 export function explainNoResult(id: string, description: string, reason: string): Explanation {
-  const kind = noResultKind(reason);
+  const found = noResultKind(reason);
+  // The handshake groups (14, 15, 16) test the opening handshake itself: a peer that never got a
+  // WebSocket there (a client that gave up on a bad answer, an HTTP/2 request wsgate refused) failed
+  // the case's own requirement, not the run.
+  const kind = HANDSHAKE_GROUPS.test(id) && found.requirement?.rfc === RUN_FAULT ? { ...found, requirement: null, played: true } : found;
   const req = kind.requirement ?? requirementFor(id, null);
   return finish(
     {
@@ -69,6 +73,9 @@ export function explainNoResult(id: string, description: string, reason: string)
     true,
   );
 }
+
+/** The groups whose cases test the opening handshake (wsgate's 14-16). */
+const HANDSHAKE_GROUPS = /^1[4-6]\./;
 
 /** Where a requirement's RFC section goes, for a fault of the run (what must hold instead). */
 export const RUN_FAULT = 'no RFC requirement (a fault of the run)';

@@ -29720,7 +29720,8 @@ function needsExplaining(r) {
   return r.behavior !== "OK" || r.behaviorClose !== "OK";
 }
 function explainNoResult(id, description, reason) {
-  const kind = noResultKind(reason);
+  const found = noResultKind(reason);
+  const kind = HANDSHAKE_GROUPS.test(id) && found.requirement?.rfc === RUN_FAULT ? { ...found, requirement: null, played: true } : found;
   const req = kind.requirement ?? requirementFor(id, null);
   return finish2(
     {
@@ -29846,7 +29847,7 @@ function endingPhrase(r, facts) {
   parts.push(r.wasClean ? "clean" : `not clean${r.wasNotCleanReason !== null ? ` (${r.wasNotCleanReason})` : ""}`);
   return parts.join(", ");
 }
-var RUN_FAULT, runFault, OPENING_HANDSHAKE;
+var HANDSHAKE_GROUPS, RUN_FAULT, runFault, OPENING_HANDSHAKE;
 var init_explain = __esm({
   "src/explain/explain.ts"() {
     "use strict";
@@ -29855,6 +29856,7 @@ var init_explain = __esm({
     init_divergence();
     init_requirements();
     init_wire_facts();
+    HANDSHAKE_GROUPS = /^1[4-6]\./;
     RUN_FAULT = "no RFC requirement (a fault of the run)";
     runFault = (text) => ({ rfc: RUN_FAULT, text });
     OPENING_HANDSHAKE = { rfc: "RFC 6455 \xA74.1, \xA74.2", text: "the opening handshake must complete before any frame is sent" };
