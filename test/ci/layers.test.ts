@@ -33,6 +33,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['drivers/'], // the role drivers: how a peer is reached (client per-case or looping, server); raw outcomes
   ['finish/'], // what ends a run: JUnit, summary, baseline, GitHub, exit status; also for reports on disk (judge, merge)
   ['run/'], // the one run skeleton: select, schedule, play through a driver, conclude once (rule, exclusion, not run)
+  ['matrix/'], // the interop matrix: the registry of implementations, each row a run of the skeleton, the matrix and its site
   ['main.ts', 'cli.ts', 'api.ts', 'action.ts', 'commands/', 'bundled/', 'wstest/', 'wstest-cli.ts'], // entry points (wsgate, the API, the action, the original's wstest command line); the bundled ws client and ws server
 ];
 
