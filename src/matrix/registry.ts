@@ -10,12 +10,16 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { readJsonFile, zodValidator } from '../config/json-file.js';
 
-/** How a package is installed: from npm (into the checkout's node_modules, or a prefix of its own) or from Debian. */
+/**
+ * How it is installed: from npm (into the checkout's node_modules, or a prefix of its own), from
+ * Debian, or nothing (it ships with wsgate, Node.js or the machine). `build`: a command run after the
+ * install, from the checkout's root (a small program compiled against the library: Go, C, C++).
+ */
+const build = z.string().min(1).optional();
 const install = z.discriminatedUnion('from', [
-  z.object({ from: z.literal('npm'), package: z.string().min(1), prefix: z.string().min(1).optional() }).strict(),
-  z.object({ from: z.literal('apt'), packages: z.array(z.string().min(1)).min(1) }).strict(),
-  // Nothing to install: it ships with wsgate or with Node.js.
-  z.object({ from: z.literal('bundled') }).strict(),
+  z.object({ from: z.literal('npm'), package: z.string().min(1), prefix: z.string().min(1).optional(), build }).strict(),
+  z.object({ from: z.literal('apt'), packages: z.array(z.string().min(1)).min(1), build }).strict(),
+  z.object({ from: z.literal('bundled'), build }).strict(),
 ]);
 
 /** Where the installed version is read. */
@@ -28,16 +32,20 @@ const version = z.discriminatedUnion('from', [
   z.object({ from: z.literal('command'), command: z.string().min(1) }).strict(),
 ]);
 
-/** One role: the command wsgate starts ({url} for a client, {port} for a server), or a server reached at a URL. */
+/**
+ * One role: the command wsgate starts ({url} for a client, {port} for a server), and/or the `wsgate
+ * run` arguments it needs (`--browser chromium` for a browser engine, `--case-timeout 20`, …).
+ */
 const role = z
   .object({
-    command: z.string().min(1),
+    command: z.string().min(1).optional(),
+    /** Extra `wsgate run` arguments this role needs. */
+    args: z.array(z.string()).default([]),
     /** Case ids or patterns (as --cases takes them) this role cannot play: their cells say "unsupported", not failed. */
     unsupported: z.array(z.string().min(1)).default([]),
-    /** Extra `wsgate run` arguments this role needs (--case-timeout 20, --client-loops, …). */
-    args: z.array(z.string()).default([]),
   })
-  .strict();
+  .strict()
+  .refine((r) => r.command !== undefined || r.args.length > 0, { message: 'a role has a command or arguments' });
 
 export const implementationSchema = z
   .object({
