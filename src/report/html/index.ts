@@ -37,6 +37,7 @@ details.more summary { display: inline; cursor: pointer; color: var(--muted); }
 /* A phone: less margin, and each cause a block of its own (title, count, cases, requirement) rather than four narrow columns. */
 @media (max-width: 600px) {
   main { padding: 12px 12px 32px; }
+  #gate_summary td, #gate_summary th, #agent_summary td, #agent_summary th { padding: 4px 5px; }
   #failure_causes tr:first-child { display: none; }
   #failure_causes, #failure_causes tbody, #failure_causes tr, #failure_causes td { display: block; width: 100%; }
   #failure_causes td { border: 0; padding: 2px 8px; }
