@@ -79,6 +79,11 @@ const MACHINE = {
     script: '.ci/install-python-clients.sh',
     present: () => pythonImports('websockets, aiohttp, tornado, websocket'),
   },
+  'python-autobahn': {
+    what: `Debian's python3-autobahn (${PYTHON})`,
+    script: 'interop/install.sh python-autobahn',
+    present: () => pythonImports('autobahn'),
+  },
   chromium: { what: "Debian's chromium", script: '.ci/install-chromium.sh', present: () => chromiumPath() !== null },
   firefox: { what: "Debian's firefox-esr", script: '.ci/install-browsers.sh', present: () => discoverEngine(ENGINES.firefox) !== null },
   webkit: { what: "WPE WebKit's cog (Debian's cog)", script: '.ci/install-browsers.sh', present: () => discoverEngine(ENGINES.webkit) !== null },

@@ -1,0 +1,10 @@
+// Echo client on the `ws` package's WebSocket with its default options (permessage-deflate offered,
+// maxPayload 100 MiB), as a user would dial it: the npm row beside wsgate's bundled client, whose
+// options are the catalogue's.
+import WebSocket from 'ws';
+
+const url = process.argv[2] ?? process.env.WSGATE_URL;
+const ws = new WebSocket(url);
+ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+ws.on('error', () => {});
+ws.on('close', () => process.exit(0));

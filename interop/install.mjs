@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+/**
+ * Installs implementations of the interop registry (interop/implementations/NAME.json) from their
+ * `install` fields; what is installed already (its version reads) is left alone. Run by
+ * interop/install.sh, from the checkout's root, after the build (it reads the registry and the
+ * versions with wsgate's own code: dist/src/matrix/).
+ *
+ *   node interop/install.mjs [NAME ...]     default: every implementation
+ *
+ * Debian packages come from the machine's apt sources (one `apt-get update` first), npm packages from
+ * its npm configuration. Exit 0: all of them installed; 1: some could not be, one line each at the end.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { readRegistry } from '../dist/src/matrix/registry.js';
+import { installedVersion } from '../dist/src/matrix/version.js';
+
+const root = process.cwd();
+const registry = readRegistry(path.join(root, 'interop/implementations'));
+const asked = process.argv.slice(2);
+const unknown = asked.filter((n) => !registry.some((i) => i.name === n));
+if (unknown.length > 0) {
+  process.stderr.write(`install: no such implementation: ${unknown.join(', ')} (known: ${registry.map((i) => i.name).join(' ')})\n`);
+  process.exit(2);
+}
+const chosen = asked.length === 0 ? registry : registry.filter((i) => asked.includes(i.name));
+const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+
+/** Runs a command with its output on ours; the reason it failed, or null. */
+function run(argv, env = {}) {
+  process.stdout.write(`install: ${argv.join(' ')}\n`);
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.error) return `${argv[0]}: ${r.error.message}`;
+  return r.status === 0 ? null : `${argv.join(' ')} exited with ${r.status ?? r.signal}`;
+}
+
+let aptUpdated = null; // null: not yet; else the reason it failed ('' when it did not)
+function aptInstall(packages) {
+  if (aptUpdated === null) aptUpdated = run([...sudo, 'apt-get', 'update']) ?? '';
+  if (aptUpdated !== '') return aptUpdated;
+  return run([...sudo, 'apt-get', 'install', '-y', '--no-install-recommends', ...packages], { DEBIAN_FRONTEND: 'noninteractive' });
+}
+
+function npmInstall({ package: pkg, prefix }) {
+  const where = prefix === undefined ? [] : ['--prefix', path.resolve(root, prefix)];
+  if (prefix !== undefined) mkdirSync(path.resolve(root, prefix), { recursive: true });
+  return run(['npm', 'install', '--no-save', '--no-audit', '--no-fund', ...where, pkg]);
+}
+
+/** Installs IMPL; the reason it is still not installed, or null. */
+function install(impl) {
+  const how = impl.install;
+  let failed = null;
+  if (how.from === 'apt') failed = aptInstall(how.packages);
+  else if (how.from === 'npm') failed = npmInstall(how);
+  else failed = null; // bundled: wsgate, Node.js or the machine brings it; only its build can be missing
+  if (failed === null && how.build !== undefined) failed = run(['/bin/sh', '-c', how.build]);
+  if (failed !== null) return failed;
+  return installedVersion(impl, root) === null ? `installed, but its version does not read (${describe(impl.version)})` : null;
+}
+
+function describe(version) {
+  if (version.from === 'command') return `\`${version.command}\``;
+  return `${version.from} ${version.package}`;
+}
+
+const failures = [];
+for (const impl of chosen) {
+  const before = installedVersion(impl, root);
+  if (before !== null) {
+    process.stdout.write(`install: ${impl.name} ${before}: installed\n`);
+    continue;
+  }
+  const why = install(impl);
+  if (why === null) process.stdout.write(`install: ${impl.name} ${installedVersion(impl, root)}: installed now\n`);
+  else failures.push(`${impl.name}: ${why}`);
+}
+for (const line of failures) process.stdout.write(`install: could not install ${line}\n`);
+process.exit(failures.length === 0 ? 0 : 1);

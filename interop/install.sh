@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs implementations of the interop registry (interop/implementations/NAME.json): Debian
+# packages with the machine's apt (root or sudo), npm packages with its npm; what is installed already
+# is skipped. Ends with a line per implementation it could not install, and exits 1 then.
+#
+#   interop/install.sh [NAME ...]          default: every implementation
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# The registry and the installed versions are read with wsgate's own code (src/matrix/).
+[ -f dist/src/matrix/version.js ] || npm run build >/dev/null
+exec node interop/install.mjs "$@"
