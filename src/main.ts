@@ -1,10 +1,11 @@
 /**
- * The command line: yargs wiring for `run`, `serve`, `judge`, `merge`, `list` and `repro` (one file each under
+ * The command line: yargs wiring for `run`, `serve`, `judge`, `merge`, `list`, `repro` and `matrix` (one file each under
  * commands/). `main` returns an exit status and never exits the process, so it can be tested without one.
  */
 import yargs from 'yargs';
 import { judgeCommand } from './commands/judge.js';
 import { listCommand } from './commands/list.js';
+import { matrixCommand } from './commands/matrix.js';
 import { mergeCommand } from './commands/merge.js';
 import { reproCommand } from './commands/repro.js';
 import { runCommand } from './commands/run.js';
@@ -35,8 +36,8 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
       if (err !== undefined) throw err;
       throw new UsageError(unknownArgument(msg ?? '', argv, ...knownNames(usage)) ?? msg ?? 'invalid arguments');
     });
-  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser = add(parser, context);
-  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge, list or repro (see --help)').help().alias('h', 'help');
+  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand, matrixCommand]) parser = add(parser, context);
+  parser = parser.demandCommand(1, 'name a command: run, serve, judge, merge, list, repro or matrix (see --help)').help().alias('h', 'help');
   try {
     let helpText = '';
     await parser.parseAsync([...argv], {}, (_err, _argv, output) => {

@@ -32,7 +32,7 @@ const rows: Array<[string, () => string[], RegExp]> = [
   ['unknown flag', () => ['run', '--bogus-flag'], /^wsgate: unknown option --bogus-flag$/],
   ['stray positional argument', () => ['run', 'extra'], /^wsgate: unknown argument extra$/],
   ['unknown command', () => ['bogus'], /^wsgate: unknown command bogus$/],
-  ['no command', () => [], /^wsgate: name a command: run, serve, judge, merge, list or repro/],
+  ['no command', () => [], /^wsgate: name a command: run, serve, judge, merge, list, repro or matrix/],
   ['--url with http://', () => ['run', '--url', 'http://127.0.0.1:0'], /^wsgate: --url must start with ws:\/\//],
   [
     '--url port out of range',

@@ -1,0 +1,71 @@
+/** `wsgate matrix`: the interop matrix, every implementation of the registry in each of its roles; `--merge` joins its shards. */
+import yargs, { type Argv } from 'yargs';
+import { RUN_OPTIONS, settingsFrom } from '../config/options/table.js';
+import { UsageError } from '../errors.js';
+import { exitForSignal, tableOptions, type CommandContext } from './shared.js';
+
+export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
+  const { io, env, setStatus } = context;
+  return y.command(
+    'matrix',
+    'Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing',
+    (y) =>
+      y
+        .option('implementations', { type: 'string', default: 'interop/implementations', describe: 'The registry: one NAME.json per implementation' })
+        .option('only', { type: 'string', array: true, describe: 'Only these implementations (their names)' })
+        .option('role', { type: 'string', choices: ['client', 'server'], describe: 'Only this role of each implementation' })
+        .option('cases', { type: 'string', array: true, describe: 'Case id patterns each row runs (default: every case)' })
+        .option('quick', { type: 'boolean', default: false, describe: 'The quick profile in every row' })
+        .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once within a row' })
+        .option('shard', { type: 'string', requiresArg: true, describe: 'K/N: the K-th of N slices of every row’s cases; join the shards with --merge' })
+        .option('merge', {
+          type: 'string',
+          array: true,
+          describe: 'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running',
+        })
+        .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
+        .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
+        .example('$0 matrix --only ws websockets --quick --outdir m', 'two implementations, the quick profile')
+        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: $0 matrix --merge m1 m2 m3 m4 --outdir m'),
+    async (a) => {
+      const { mergeMatrix, runMatrix } = await import('../matrix/matrix.js');
+      if (a.merge !== undefined) {
+        setStatus(await mergeMatrix(a.merge.map(String), a.outdir, env, io.stdout));
+        return;
+      }
+      const options = {
+        implementations: a.implementations,
+        root: process.cwd(),
+        only: (a.only ?? []).map(String),
+        role: (a.role ?? null) as 'client' | 'server' | null,
+        cases: a.cases === undefined ? null : a.cases.map(String),
+        quick: a.quick,
+        jobs: a.jobs ?? null,
+        shard: a.shard ?? null,
+        outdir: a.outdir,
+        ...(io.signal ? { signal: io.signal } : {}),
+      };
+      const status = await runMatrix(options, (args) => runRow(args, context), io.stdout);
+      setStatus(exitForSignal(io.signal) ?? status);
+    },
+  );
+}
+
+/** One row: its arguments read as `wsgate run` reads its flags, then the same engine. */
+async function runRow(args: string[], { io, env }: CommandContext): Promise<number> {
+  const [{ resolveRunConfig }, { runGate }, { makeLogger }] = await Promise.all([
+    import('../config/run-config.js'),
+    import('../run/run.js'),
+    import('./setup.js'),
+  ]);
+  const parsed = await tableOptions(yargs(args), RUN_OPTIONS)
+    .strict()
+    .exitProcess(false)
+    .fail((msg: string | undefined, err: Error | undefined) => {
+      throw err?.name === 'YError' || err === undefined ? new UsageError(err?.message ?? msg ?? 'invalid arguments') : err;
+    })
+    .parseAsync();
+  const config = resolveRunConfig(settingsFrom(parsed as Record<string, unknown>, RUN_OPTIONS), { env });
+  const logger = makeLogger(config.logLevel);
+  return runGate(config, { out: io.stdout, logger, isTty: false, env, ...(io.signal ? { signal: io.signal } : {}) });
+}

@@ -1,0 +1,146 @@
+/**
+ * `wsgate matrix`: every selected implementation in each of its roles, each row a run of the gate
+ * (one report directory per row, DIR/NAME-ROLE), then DIR/matrix.json and the site DIR/index.html.
+ * A row's conformance failures are the matrix's content, not its failure: a matrix that ran every
+ * row passes (0). Shards cut the cases of every row (--shard goes to each row's run), so each shard
+ * tests every implementation and they take about as long; `--merge` joins each row's shards with
+ * `wsgate merge` and builds matrix.json from the merged summaries as a run builds it from its own.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { mergeConfig } from '../config/judge-merge.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { mergeRuns } from '../finish/merge.js';
+import { readRegistry } from './registry.js';
+import { matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
+import { planRows, rowArgs, type Role } from './rows.js';
+import { renderSite } from './site.js';
+
+export interface MatrixOptions {
+  /** The registry folder (interop/implementations). */
+  implementations: string;
+  /** Where versions are read from and relative commands run (the checkout's root). */
+  root: string;
+  only: readonly string[];
+  role: Role | null;
+  cases: readonly string[] | null;
+  quick: boolean;
+  jobs: number | null;
+  shard: string | null;
+  outdir: string;
+  signal?: AbortSignal;
+}
+
+/** Runs one row: `wsgate run` with these arguments, through the same engine; resolves with its exit status. */
+export type RowRunner = (args: string[]) => Promise<number>;
+
+/** Runs the matrix; resolves with its exit status (0: every row that is installed ran). */
+export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS.WritableStream): Promise<number> {
+  const shard = parseShard(o.shard);
+  const rows = planRows(readRegistry(o.implementations), o, o.root);
+  await mkdir(o.outdir, { recursive: true });
+  const common = [
+    ...(o.cases === null ? [] : ['--cases', ...o.cases]),
+    ...(o.quick ? ['--quick'] : []),
+    ...(o.jobs === null ? [] : ['--jobs', String(o.jobs)]),
+    ...(o.shard === null ? [] : ['--shard', o.shard]),
+    '--quiet',
+    '--no-github',
+  ];
+  const selection = { cases: o.cases === null ? null : [...o.cases], quick: o.quick, shard };
+  const done: MatrixRow[] = [];
+  for (const row of rows) {
+    if (o.signal?.aborted === true) return ExitCode.Interrupted;
+    if (row.version === null) {
+      out.write(`matrix: ${row.key}: not installed; install: ${row.install}\n`);
+      done.push(notInstalledRow(rowHead(row)));
+      continue;
+    }
+    out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}\n`);
+    // A row that can play none of the selection has nothing to run: its cells say unsupported.
+    if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
+      done.push(ranRow(rowHead(row), o.outdir, selection));
+      continue;
+    }
+    try {
+      await runRow(rowArgs(row, o.outdir, common));
+    } catch (err) {
+      // The registry's arguments for the row are bad: say which row.
+      if (err instanceof UsageError) throw new UsageError(`matrix: ${row.key}: ${err.message}`);
+      throw err;
+    }
+    done.push(ranRow(rowHead(row), o.outdir, selection));
+  }
+  await writeMatrix(o.outdir, matrixFile(selection, done), out);
+  return ExitCode.Pass;
+}
+
+/** Joins the shards of a matrix (their --outdirs, each with matrix.json) into one, as one unsharded run would have written it. */
+export async function mergeMatrix(inputs: readonly string[], outdir: string, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream): Promise<number> {
+  if (inputs.length === 0) throw new UsageError('matrix --merge: name the shards\u2019 directories');
+  const shards = await Promise.all(inputs.map(readMatrix));
+  checkShards(inputs, shards);
+  const first = shards[0] as MatrixFile;
+  const rows: MatrixRow[] = [];
+  for (const head of first.rows) {
+    const key = rowKey(head);
+    const ran = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.reportDir ?? null);
+    if (!head.installed) {
+      rows.push(notInstalledRow(head));
+      continue;
+    }
+    if (ran.some((d) => d !== ran[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
+    // A row that could play none of the selection ran in no shard: nothing to merge.
+    if (ran[0] === null) {
+      rows.push(ranRow(head, outdir, first.selection));
+      continue;
+    }
+    const config = mergeConfig({ inputs: inputs.map((d) => path.join(d, key)), outdir: path.join(outdir, key), github: false }, env);
+    await mergeRuns(config, discard());
+    rows.push(ranRow(head, outdir, first.selection));
+  }
+  await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows, first.machine), out);
+  return ExitCode.Pass;
+}
+
+async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableStream): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'matrix.json'), `${JSON.stringify(file, null, 2)}\n`);
+  await writeFile(path.join(dir, 'index.html'), renderSite(file));
+  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html\n`);
+}
+
+async function readMatrix(dir: string): Promise<MatrixFile> {
+  const file = path.join(dir, 'matrix.json');
+  if (!existsSync(file)) throw new UsageError(`matrix --merge: ${dir}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
+  return JSON.parse(await readFile(file, 'utf8')) as MatrixFile;
+}
+
+/** Shards of one N, each once, of the same rows. */
+function checkShards(inputs: readonly string[], shards: readonly MatrixFile[]): void {
+  const count = shards[0]?.selection.shard?.count;
+  const seen = new Set<number>();
+  for (const [i, s] of shards.entries()) {
+    const sh = s.selection.shard;
+    if (sh === null || sh.count !== count) throw new UsageError(`matrix --merge: ${inputs[i] ?? ''} is not a shard of ${count ?? '?'}`);
+    if (seen.has(sh.index)) throw new UsageError(`matrix --merge: shard ${sh.index}/${sh.count} is given twice`);
+    seen.add(sh.index);
+    if (s.rows.map(rowKey).join() !== shards[0]?.rows.map(rowKey).join()) throw new UsageError(`matrix --merge: ${inputs[i] ?? ''} has other rows`);
+  }
+  if (seen.size !== count) throw new UsageError(`matrix --merge: ${seen.size} of ${count ?? '?'} shards given`);
+}
+
+function parseShard(shard: string | null): MatrixFile['selection']['shard'] {
+  if (shard === null) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (m === null || index < 1 || index > count) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
+  return { index, count };
+}
+
+function discard(): NodeJS.WritableStream {
+  return new Writable({ write: (_c, _e, done) => done() });
+}

@@ -1,0 +1,106 @@
+/**
+ * The matrix's rows: each selected implementation in each of its selected roles, whether it is
+ * installed (its version read from what is installed; `wsgate matrix` installs nothing), and the
+ * `wsgate run` arguments its row runs with.
+ */
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Implementation } from './registry.js';
+
+export type Role = 'client' | 'server';
+
+/** One row: an implementation in one role. */
+export interface PlannedRow {
+  impl: Implementation;
+  role: Role;
+  /** NAME-ROLE: the row's key and its report directory under the matrix's. */
+  key: string;
+  /** The installed version, or null: not installed (the row is listed, not run). */
+  version: string | null;
+  /** The shell lines that install it (shown when it is not installed). */
+  install: string;
+}
+
+/** What selects the rows. */
+export interface RowSelection {
+  only: readonly string[];
+  role: Role | null;
+}
+
+/** The rows of the registry, in its order, clients before servers; an unknown --only name is a usage error. */
+export function planRows(registry: readonly Implementation[], select: RowSelection, root: string): PlannedRow[] {
+  const names = new Set(registry.map((i) => i.name));
+  const unknown = select.only.filter((n) => !names.has(n));
+  if (unknown.length > 0) throw new UsageError(`matrix: no implementation ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the registry`);
+  const rows: PlannedRow[] = [];
+  for (const impl of registry) {
+    if (select.only.length > 0 && !select.only.includes(impl.name)) continue;
+    for (const role of ['client', 'server'] as const) {
+      const r = impl.roles[role];
+      if (r === undefined || (select.role !== null && select.role !== role)) continue;
+      const found = r.command === undefined || programFound(r.command, root);
+      rows.push({ impl, role, key: `${impl.name}-${role}`, version: found ? installedVersion(impl, root) : null, install: installScript(impl) });
+    }
+  }
+  return rows;
+}
+
+/** The `wsgate run` arguments of a row: its role's command and arguments, its agent and report directory, the matrix's own. */
+export function rowArgs(row: PlannedRow, outdir: string, common: readonly string[]): string[] {
+  const r = row.impl.roles[row.role];
+  if (r === undefined) throw new Error(`${row.key}: no such role`);
+  const command = r.command === undefined ? [] : row.role === 'client' ? ['--client', r.command] : ['--server', r.command];
+  const unsupported = r.unsupported.length > 0 ? ['--exclude-cases', ...r.unsupported] : [];
+  return ['--role', row.role, ...command, ...r.args, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...common];
+}
+
+/** The install as shell lines (what interop/install.sh does from the same fields). */
+export function installScript(impl: Implementation): string {
+  const i = impl.install;
+  const main =
+    i.from === 'npm'
+      ? `npm install --no-save ${i.prefix === undefined ? '' : `--prefix ${i.prefix} `}${i.package}`
+      : i.from === 'apt'
+        ? `apt-get install -y ${i.packages.join(' ')}`
+        : '';
+  return [main, i.build ?? ''].filter((l) => l !== '').join(' && ') || '(ships with wsgate, Node.js or the machine)';
+}
+
+/**
+ * The installed version, or null when nothing is installed. A stand-in: src/matrix/version.ts
+ * (written beside this) reads it the same way and replaces this function when both are merged.
+ */
+export function installedVersion(impl: Implementation, root: string): string | null {
+  const v = impl.version;
+  try {
+    if (v.from === 'npm') {
+      const file = path.join(root, v.prefix ?? '', 'node_modules', v.package, 'package.json');
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? null;
+    }
+    // dpkg-query's own format (${Version}), spelt so that it is plainly not a template string.
+    const dpkgFormat = ['-f=$', '{Version}'].join('');
+    const [file, args] = v.from === 'dpkg' ? ['dpkg-query', ['-W', dpkgFormat, v.package]] : ['/bin/sh', ['-c', v.command]];
+    const out = execFileSync(file, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    return out.split('\n')[0]?.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
+function programFound(command: string, root: string): boolean {
+  const words = command.trim().split(/\s+/);
+  const program = (words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '').replace(/^['"]|['"]$/g, '');
+  if (program === '') return false;
+  const candidates = program.includes('/') ? [path.resolve(root, program)] : (process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, program));
+  return candidates.some((f) => {
+    try {
+      accessSync(f, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

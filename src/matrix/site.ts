@@ -1,0 +1,87 @@
+/**
+ * The matrix's site, DIR/index.html: implementations × case groups, each cell the group's count
+ * linking into the row's own report; then the per-case view (who fails a case, grouped by cause).
+ * It renders matrix.json and decides nothing.
+ */
+import { escapeHtml as esc } from '../report/escape.js';
+import { page } from '../report/html/page.js';
+import type { MatrixCounts, MatrixFile, MatrixRow } from './result.js';
+import { groupOf, rowKey } from './result.js';
+
+const CSS = `
+td.cell { text-align: center; white-space: nowrap; }
+td.cell a { color: inherit; text-decoration: none; display: block; }
+.meta { color: var(--muted); }
+ul.who { margin: .2em 0 .8em; }
+`;
+
+export function renderSite(m: MatrixFile): string {
+  const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a, b) => Number(a) - Number(b));
+  const shard = m.selection.shard === null ? '' : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
+  const machine = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} × ${m.machine.cpu}, Node.js ${m.machine.node}`;
+  const body = `<header class="bar">wsgate interop matrix</header>
+<main>
+<h1>Interop matrix</h1>
+<p class="meta">${esc(m.generatedAt)} · wsgate ${esc(m.wsgate)} · ${esc(machine)} · cases: ${esc(m.selection.cases?.join(' ') ?? 'all')}${m.selection.quick ? ' (quick)' : ''}${esc(shard)}</p>
+<table>
+<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${esc(g)}</th>`).join('')}<th class="num">All</th></tr>
+${m.rows.map((r) => rowLine(r, groups)).join('\n')}
+</table>
+<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
+${caseView(m.rows)}
+</main>`;
+  return page('wsgate interop matrix', CSS, body);
+}
+
+function rowLine(r: MatrixRow, groups: readonly string[]): string {
+  const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a> <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
+  if (r.counts === null || r.reportDir === null) {
+    return `<tr>${head}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${esc(r.install)}</code></td></tr>`;
+  }
+  const report = `${encodeURI(r.reportDir)}/index.html`;
+  const cells = groups.map((g) => cell(r.groups[g], report));
+  return `<tr>${head}<td>${esc(r.version ?? '')}</td>${cells.join('')}${cell(r.counts, report)}</tr>`;
+}
+
+function cell(c: MatrixCounts | undefined, href: string): string {
+  if (c === undefined || c.total === 0) return '<td class="cell case_missing">–</td>';
+  if (c.unsupported === c.total) return `<td class="cell case_unimplemented"><a href="${href}">unsupported</a></td>`;
+  const played = c.total - c.unsupported;
+  const cls = c.failed > 0 ? 'case_failed' : c.passed === played ? 'case_ok' : 'case_non_strict';
+  const title = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} unsupported`;
+  return `<td class="cell ${cls}" title="${title}"><a href="${href}">${c.passed}/${played}</a></td>`;
+}
+
+/** Every case some row failed: which rows, grouped by cause, in catalogue order. */
+function caseView(rows: readonly MatrixRow[]): string {
+  const failing = new Map<string, Map<string, string[]>>();
+  for (const r of rows) {
+    for (const c of r.cases) {
+      if (c.verdict !== 'failed') continue;
+      const causes = failing.get(c.id) ?? new Map<string, string[]>();
+      const who = `${r.title} (${r.role}): ${c.behavior ?? '–'} / ${c.behaviorClose ?? '–'}`;
+      causes.set(c.cause ?? 'no explanation', [
+        ...(causes.get(c.cause ?? 'no explanation') ?? []),
+        `<a href="${encodeURI(rowKey(r))}/index.html">${esc(who)}</a>`,
+      ]);
+      failing.set(c.id, causes);
+    }
+  }
+  if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
+  const ids = [...failing.keys()].sort(byId);
+  const sections = ids.map((id) => {
+    const causes = [...(failing.get(id) ?? [])].map(([cause, who]) => `<li>${esc(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join('')}</ul></li>`);
+    return `<h3 id="case-${esc(id)}">${esc(id)} <span class="meta">(group ${esc(groupOf(id))})</span></h3>\n<ul>${causes.join('')}</ul>`;
+  });
+  return `<h2 id="cases">By case</h2>\n<p class="meta">Who fails each case, and why.</p>\n${sections.join('\n')}`;
+}
+
+function byId(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
