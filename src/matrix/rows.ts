@@ -3,11 +3,11 @@
  * installed (its version read from what is installed; `wsgate matrix` installs nothing), and the
  * `wsgate run` arguments its row runs with.
  */
-import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Implementation } from './registry.js';
+import { installedVersion } from './version.js';
 
 export type Role = 'client' | 'server';
 
@@ -66,27 +66,6 @@ export function installScript(impl: Implementation): string {
         ? `apt-get install -y ${i.packages.join(' ')}`
         : '';
   return [main, i.build ?? ''].filter((l) => l !== '').join(' && ') || '(ships with wsgate, Node.js or the machine)';
-}
-
-/**
- * The installed version, or null when nothing is installed. A stand-in: src/matrix/version.ts
- * (written beside this) reads it the same way and replaces this function when both are merged.
- */
-export function installedVersion(impl: Implementation, root: string): string | null {
-  const v = impl.version;
-  try {
-    if (v.from === 'npm') {
-      const file = path.join(root, v.prefix ?? '', 'node_modules', v.package, 'package.json');
-      return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? null;
-    }
-    // dpkg-query's own format (${Version}), spelt so that it is plainly not a template string.
-    const dpkgFormat = ['-f=$', '{Version}'].join('');
-    const [file, args] = v.from === 'dpkg' ? ['dpkg-query', ['-W', dpkgFormat, v.package]] : ['/bin/sh', ['-c', v.command]];
-    const out = execFileSync(file, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
-    return out.split('\n')[0]?.trim() || null;
-  } catch {
-    return null;
-  }
 }
 
 /** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
