@@ -2,13 +2,14 @@
  * The implementations beyond Node.js and Python of interop/implementations/ (issue 53), each a short
  * real run in each of its roles with the command of its registry entry, from the checkout's root:
  * the proxies under test (HAProxy, nginx in front of ws's echo server, server role), gorilla/websocket
- * (Go), websocket-driver (Ruby) and WebSocket++ (C++), client and server. An implementation that is
- * not installed (its Debian packages, and its program built into the cache dir when it has a build)
- * skips with one line naming `interop/install.sh NAME`.
+ * and nhooyr.io/websocket (Go), websocket-driver (Ruby) and WebSocket++ (C++), client and server. An
+ * implementation that is not installed (its Debian packages, and its program built into the cache
+ * dir when it has a build) skips with one line naming `interop/install.sh NAME`.
  *
- * Expected verdicts: 1.1.1, 2.1, 5.1 (and 7.1.1 for the proxies) are OK for every one of them. 6.3.1
- * (invalid UTF-8 in a text message) is OK for websocket-driver and WebSocket++; gorilla/websocket
- * does not check UTF-8 and fails it in both roles.
+ * Expected verdicts: 1.1.1 and 2.1 are OK for every one of them, 5.1 for all but nhooyr (which runs
+ * 12.1.1 instead: permessage-deflate is on by default, OK in both roles), 7.1.1 through the proxies.
+ * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver and WebSocket++; gorilla/websocket
+ * and nhooyr.io/websocket do not check UTF-8 and fail it in both roles.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -87,6 +88,13 @@ const BUILT: Array<{ name: string; packages: string[]; built?: string; expected:
     built: 'gorilla-echo',
     // gorilla/websocket delivers a text message without checking its UTF-8.
     expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': 'FAILED/FAILED' },
+  },
+  {
+    name: 'nhooyr',
+    packages: ['golang-go', 'golang-nhooyr-websocket-dev'],
+    built: 'nhooyr-echo',
+    // permessage-deflate is on by default; text messages are not checked for UTF-8.
+    expected: { '1.1.1': OK, '2.1': OK, '6.3.1': 'FAILED/FAILED', '12.1.1': OK },
   },
   { name: 'ruby-websocket-driver', packages: ['ruby', 'ruby-websocket-driver'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK } },
   {
