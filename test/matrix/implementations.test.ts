@@ -2,13 +2,13 @@
  * The implementations beyond Node.js and Python of interop/implementations/ (issue 53), each a short
  * real run in each of its roles with the command of its registry entry, from the checkout's root:
  * the proxies under test (HAProxy, nginx in front of ws's echo server, server role), gorilla/websocket
- * and nhooyr.io/websocket (Go), websocket-driver (Ruby), WebSocket++ (C++) and libwebsockets (C),
- * client and server. An implementation that is not installed (its Debian packages, and its program
+ * and nhooyr.io/websocket (Go), websocket-driver (Ruby), WebSocket++ (C++), libwebsockets (C) and
+ * Jetty 9 (Java), client and server. An implementation that is not installed (its Debian packages, and its program
  * built into the cache dir when it has a build) skips with one line naming `interop/install.sh NAME`.
  *
  * Expected verdicts: 1.1.1 and 2.1 are OK for every one of them, 5.1 for all but nhooyr (which runs
  * 12.1.1 instead: permessage-deflate is on by default, OK in both roles), 7.1.1 through the proxies.
- * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver and WebSocket++; gorilla/websocket,
+ * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver, WebSocket++ and Jetty; gorilla/websocket,
  * nhooyr.io/websocket and libwebsockets (with its defaults) do not check UTF-8 and fail it in both roles.
  */
 import assert from 'node:assert/strict';
@@ -103,6 +103,12 @@ const BUILT: Array<{ name: string; packages: string[]; built?: string; expected:
     built: 'libwebsockets-echo',
     // UTF-8 validation is an option (LWS_SERVER_OPTION_VALIDATE_UTF8), off by default.
     expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': 'FAILED/FAILED' },
+  },
+  {
+    name: 'jetty',
+    packages: ['openjdk-17-jdk-headless', 'libjetty9-java', 'libjetty9-extra-java'],
+    built: 'jetty-echo',
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK },
   },
   {
     name: 'websocketpp',
