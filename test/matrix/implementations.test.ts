@@ -1,0 +1,131 @@
+/**
+ * The implementations beyond Node.js and Python of interop/implementations/ (issue 53), each a short
+ * real run in each of its roles with the command of its registry entry, from the checkout's root:
+ * the proxies under test (HAProxy, nginx in front of ws's echo server, server role), gorilla/websocket
+ * and nhooyr.io/websocket (Go), websocket-driver (Ruby), WebSocket++ (C++), libwebsockets (C) and
+ * Jetty 9 (Java), client and server. An implementation that is not installed (its Debian packages, and its program
+ * built into the cache dir when it has a build) skips with one line naming `interop/install.sh NAME`.
+ *
+ * Expected verdicts: 1.1.1 and 2.1 are OK for every one of them, 5.1 for all but nhooyr (which runs
+ * 12.1.1 instead: permessage-deflate is on by default, OK in both roles), 7.1.1 through the proxies.
+ * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver, WebSocket++ and Jetty; gorilla/websocket,
+ * nhooyr.io/websocket and libwebsockets (with its defaults) do not check UTF-8 and fail it in both roles.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { implementationSchema, type Implementation } from '../../src/matrix/registry.js';
+import { runCliWith } from '../support/cli-env.js';
+import { tempDir } from '../support/harness.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CACHE = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'wsgate-interop');
+
+async function entry(name: string): Promise<Implementation> {
+  const file = path.join(ROOT, 'interop', 'implementations', `${name}.json`);
+  return implementationSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+}
+
+function dpkgInstalled(pkg: string): boolean {
+  try {
+    return execFileSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('install ok installed');
+  } catch {
+    return false;
+  }
+}
+
+/** Why NAME cannot run here (one line naming its install), or false when it can. */
+function absent(name: string, packages: string[], built?: string): string | false {
+  const missing = packages.filter((p) => !dpkgInstalled(p));
+  if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
+  return missing.length === 0 ? false : `not installed (${missing.join(', ')}): interop/install.sh ${name}`;
+}
+
+interface Summary {
+  cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null }>;
+}
+
+/** Runs the role's command of the entry on the cases; the verdicts (behavior/behaviorClose) by case id. */
+async function run(impl: Implementation, role: 'client' | 'server', cases: string[]): Promise<Map<string, string>> {
+  const command = impl.roles[role]?.command;
+  assert.ok(command, `${impl.name} has a ${role} command`);
+  const outdir = await tempDir();
+  const args =
+    role === 'client'
+      ? ['run', '--client', command, '--url', 'ws://127.0.0.1:0', '--agent', impl.name, '--outdir', outdir, '--cases', ...cases]
+      : ['run', '--role', 'server', '--server', command, '--agent', impl.name, '--outdir', outdir, '--cases', ...cases];
+  const res = await runCliWith(args, { cwd: ROOT, timeoutMs: 30_000 });
+  assert.ok(res.code === 0 || res.code === 1, res.stdout + res.stderr);
+  const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
+  return new Map(summary.cases.map((c) => [c.id, `${c.behavior ?? '-'}/${c.behaviorClose ?? '-'}`]));
+}
+
+function expectVerdicts(verdicts: Map<string, string>, expected: Record<string, string>): void {
+  assert.deepEqual(Object.fromEntries(verdicts), expected);
+}
+
+const OK = 'OK/OK';
+
+for (const proxy of ['haproxy', 'nginx']) {
+  describe(`${proxy} in front of ws's echo server (a proxy under test)`, { skip: absent(proxy, [proxy]) }, () => {
+    test('server role: 1.1.1, 2.1, 5.1, 7.1.1 OK through the proxy', async () => {
+      const impl = await entry(proxy);
+      assert.equal(impl.proxyFor, 'ws-default');
+      expectVerdicts(await run(impl, 'server', ['1.1.1', '2.1', '5.1', '7.1.1']), { '1.1.1': OK, '2.1': OK, '5.1': OK, '7.1.1': OK });
+    });
+  });
+}
+
+const BUILT: Array<{ name: string; packages: string[]; built?: string; expected: Record<string, string> }> = [
+  {
+    name: 'gorilla',
+    packages: ['golang-go', 'golang-github-gorilla-websocket-dev'],
+    built: 'gorilla-echo',
+    // gorilla/websocket delivers a text message without checking its UTF-8.
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': 'FAILED/FAILED' },
+  },
+  {
+    name: 'nhooyr',
+    packages: ['golang-go', 'golang-nhooyr-websocket-dev'],
+    built: 'nhooyr-echo',
+    // permessage-deflate is on by default; text messages are not checked for UTF-8.
+    expected: { '1.1.1': OK, '2.1': OK, '6.3.1': 'FAILED/FAILED', '12.1.1': OK },
+  },
+  { name: 'ruby-websocket-driver', packages: ['ruby', 'ruby-websocket-driver'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK } },
+  {
+    name: 'libwebsockets',
+    packages: ['g++', 'libwebsockets-dev'],
+    built: 'libwebsockets-echo',
+    // UTF-8 validation is an option (LWS_SERVER_OPTION_VALIDATE_UTF8), off by default.
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': 'FAILED/FAILED' },
+  },
+  {
+    name: 'jetty',
+    packages: ['openjdk-17-jdk-headless', 'libjetty9-java', 'libjetty9-extra-java'],
+    built: 'jetty-echo',
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK },
+  },
+  {
+    name: 'websocketpp',
+    packages: ['g++', 'libwebsocketpp-dev', 'libboost-dev'],
+    built: 'websocketpp-echo',
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK },
+  },
+];
+
+for (const { name, packages, built, expected } of BUILT) {
+  describe(name, { skip: absent(name, packages, built) }, () => {
+    for (const role of ['client', 'server'] as const) {
+      test(`${role} role: ${Object.entries(expected)
+        .map(([id, v]) => `${id} ${v}`)
+        .join(', ')}`, async () => {
+        expectVerdicts(await run(await entry(name), role, Object.keys(expected)), expected);
+      });
+    }
+  });
+}
