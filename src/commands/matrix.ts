@@ -25,8 +25,8 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         })
         .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
         .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
-        .example('$0 matrix --only ws websockets --quick --outdir m', 'two implementations, the quick profile')
-        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: $0 matrix --merge m1 m2 m3 m4 --outdir m'),
+        .example('$0 matrix --only ws python-websockets --quick --outdir m', 'two implementations, the quick profile')
+        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m'),
     async (a) => {
       const { mergeMatrix, runMatrix } = await import('../matrix/matrix.js');
       if (a.merge !== undefined) {

@@ -75,7 +75,7 @@ for (const proxy of ['haproxy', 'nginx']) {
   describe(`${proxy} in front of ws's echo server (a proxy under test)`, { skip: absent(proxy, [proxy]) }, () => {
     test('server role: 1.1.1, 2.1, 5.1, 7.1.1 OK through the proxy', async () => {
       const impl = await entry(proxy);
-      assert.equal(impl.proxyFor, 'ws-default');
+      assert.equal(impl.proxyFor, 'ws');
       expectVerdicts(await run(impl, 'server', ['1.1.1', '2.1', '5.1', '7.1.1']), { '1.1.1': OK, '2.1': OK, '5.1': OK, '7.1.1': OK });
     });
   });

@@ -45,14 +45,27 @@ test('every file of interop/implementations/ is a valid entry named after its na
     firefox: ['client'],
   }))
     assert.deepEqual(Object.keys(entry(name).roles).sort(), roles, name);
+  // Issue 53: at least 20 implementations in at least 6 languages, and a proxy under test in front of one of them.
+  const registry = readRegistry(DIR);
+  assert.ok(registry.length >= 20, `${registry.length} implementations`);
+  assert.ok(new Set(registry.map((i) => i.language)).size >= 6, [...new Set(registry.map((i) => i.language))].join(', '));
+  const proxies = registry.filter((i) => i.proxyFor !== undefined);
+  assert.ok(proxies.length >= 1);
+  for (const p of proxies)
+    assert.ok(
+      registry.some((i) => i.name === p.proxyFor && i.roles.server !== undefined),
+      `${p.name} stands in front of ${p.proxyFor}, which is no server of the registry`,
+    );
 });
 
-test('every program a command names is in the repository (dist/src/X.js: its source, src/X.ts)', () => {
+test('every program a command or its build names is in the repository (dist/src/X.js: its source, src/X.ts)', () => {
   for (const impl of readRegistry(DIR)) {
     for (const [role, r] of Object.entries(impl.roles)) {
       if (r === undefined) continue;
-      const programs = (r.command ?? '').split(/\s+/).filter((w) => /^(interop|dist)\/.*\.(py|mjs|cjs|js)$/.test(w));
-      if (r.command !== undefined) assert.notEqual(programs.length, 0, `${impl.name} ${role}: its command names no program of the repository`);
+      const sources = (text: string): string[] => text.split(/[\s"']+/).filter((w) => /^(interop|dist)\/.*\.(py|mjs|cjs|js|rb|go|cpp|java)$/.test(w));
+      // A compiled program is run from the cache its install's build writes: the build names its source.
+      const programs = [...sources(r.command ?? ''), ...sources(impl.install.build ?? '')];
+      if (r.command !== undefined) assert.notEqual(programs.length, 0, `${impl.name} ${role}: its command (or its build) names no program of the repository`);
       for (const p of programs) {
         const source = p.replace(/^dist\/(src\/.*)\.js$/, '$1.ts');
         assert.ok(existsSync(path.join(ROOT, source)), `${impl.name} ${role}: ${source} does not exist`);
