@@ -7,7 +7,8 @@
  * `wsgate merge` and builds matrix.json from the merged summaries as a run builds it from its own.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../report/files.js';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { mergeConfig } from '../config/judge-merge.js';
@@ -107,8 +108,9 @@ export async function mergeMatrix(inputs: readonly string[], outdir: string, env
 
 async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableStream): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'matrix.json'), `${JSON.stringify(file, null, 2)}\n`);
-  await writeFile(path.join(dir, 'index.html'), renderSite(file));
+  // The site first, matrix.json last: its presence means the set is whole (as index.json for a run's reports).
+  await writeFileAtomic(path.join(dir, 'index.html'), renderSite(file));
+  await writeFileAtomic(path.join(dir, 'matrix.json'), `${JSON.stringify(file, null, 2)}\n`);
   out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html\n`);
 }
 

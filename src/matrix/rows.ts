@@ -3,6 +3,7 @@
  * installed (its version read from what is installed; `wsgate matrix` installs nothing), and the
  * `wsgate run` arguments its row runs with.
  */
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -53,7 +54,15 @@ export function rowArgs(row: PlannedRow, outdir: string, common: readonly string
   if (r === undefined) throw new Error(`${row.key}: no such role`);
   const command = r.command === undefined ? [] : row.role === 'client' ? ['--client', r.command] : ['--server', r.command];
   const unsupported = r.unsupported.length > 0 ? ['--exclude-cases', ...r.unsupported] : [];
-  return ['--role', row.role, ...command, ...r.args, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...common];
+  // A browser plays its cases one after another: the matrix's --jobs is not its.
+  const own = r.args.includes('--browser') ? withoutJobs(common) : common;
+  return ['--role', row.role, ...command, ...r.args, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...own];
+}
+
+/** The arguments without `--jobs N`. */
+function withoutJobs(args: readonly string[]): string[] {
+  const at = args.indexOf('--jobs');
+  return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
 }
 
 /** The install as shell lines (what interop/install.sh does from the same fields). */
@@ -68,10 +77,21 @@ export function installScript(impl: Implementation): string {
   return [main, i.build ?? ''].filter((l) => l !== '').join(' && ') || '(ships with wsgate, Node.js or the machine)';
 }
 
+/** One shell word as /bin/sh expands it ('' when it cannot). */
+function shellWord(word: string, root: string): string {
+  try {
+    return execFileSync('/bin/sh', ['-c', `printf %s ${word}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+  } catch {
+    return '';
+  }
+}
+
 /** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
 function programFound(command: string, root: string): boolean {
   const words = command.trim().split(/\s+/);
-  const program = (words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '').replace(/^['"]|['"]$/g, '');
+  const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';
+  // A program built into a cache is named with the shell's expansions ("${XDG_CACHE_HOME:-$HOME/.cache}/…"): the shell expands it.
+  const program = word.includes('$') ? shellWord(word, root) : word.replace(/^['"]|['"]$/g, '');
   if (program === '') return false;
   const candidates = program.includes('/') ? [path.resolve(root, program)] : (process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, program));
   return candidates.some((f) => {
