@@ -87,6 +87,21 @@ async function untilQuiet(t: CaseContext, quietS: number, maxS: number): Promise
   while (performance.now() - s.lastAt < quietS * 1000 && performance.now() - start < maxS * 1000) await t.pause(0.1);
 }
 
+/** The longest head of a 64 KiB frame: 2 bytes, 8 of length, 4 of mask. */
+const FRAME_HEAD_MAX = 14;
+
+/**
+ * Waits until `expected` payload bytes have come (an echo peer gave back all it took) and then 1 s of
+ * quiet, or 3 s of quiet whatever came (a peer that dropped echoes), or `maxS`.
+ */
+async function untilDrained(t: CaseContext, expected: number, maxS: number): Promise<void> {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  const quietMs = (): number => performance.now() - s.lastAt;
+  while (performance.now() - start < maxS * 1000 && quietMs() < 3000 && !(s.bytes >= expected && quietMs() >= 1000)) await t.pause(0.1);
+}
+
 // ---- 1. a ping flood while wsgate reads nothing -----------------------------------------------------
 
 // RFC 6455 §5.5.3: "If an endpoint receives a Ping frame and has not yet sent Pong frame(s) in
@@ -215,7 +230,10 @@ async function slowEcho(t: CaseContext): Promise<void> {
   // A peer that ends the connection now passes, whatever it read.
   t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`, readFigures);
   t.readRate(null);
-  await untilQuiet(t, 1, 30);
+  // Reading freely: until every byte the peer took has come back, or nothing has for a while. A peer
+  // starved of CPU drains tens of MiB of kernel buffers slowly (a busy .ci/run: 36 MiB): a close sent
+  // behind them would time out unanswered.
+  await untilDrained(t, Math.floor(taken / (e.fragmentBytes + FRAME_HEAD_MAX)) * e.fragmentBytes, 30);
   const echoed = tally(t).bytes;
   const held = Math.max(0, echoed - e.messageBytes - (unread ?? 0));
   const budget = unread === null ? e.heldBudgetUnreadUnknownBytes : e.heldBudgetBytes;

@@ -9109,6 +9109,13 @@ async function untilQuiet(t, quietS, maxS) {
   s.lastAt = start;
   while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
 }
+async function untilDrained(t, expected, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  const quietMs = () => performance.now() - s.lastAt;
+  while (performance.now() - start < maxS * 1e3 && quietMs() < 3e3 && !(s.bytes >= expected && quietMs() >= 1e3)) await t.pause(0.1);
+}
 async function pingFlood(t) {
   const f = PING_FLOOD;
   const payload2 = Buffer.alloc(f.payloadBytes, 112);
@@ -9212,7 +9219,7 @@ async function slowEcho(t) {
   ];
   t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`, readFigures);
   t.readRate(null);
-  await untilQuiet(t, 1, 30);
+  await untilDrained(t, Math.floor(taken / (e.fragmentBytes + FRAME_HEAD_MAX)) * e.fragmentBytes, 30);
   const echoed = tally(t).bytes;
   const held = Math.max(0, echoed - e.messageBytes - (unread ?? 0));
   const budget = unread === null ? e.heldBudgetUnreadUnknownBytes : e.heldBudgetBytes;
@@ -9359,7 +9366,7 @@ function closingAttacks(peer) {
     neverClosed: (id) => ({ ...neverClosedCase(id, peer), requirement: r.neverClosed })
   };
 }
-var tallies, ENDED_DURING;
+var tallies, ENDED_DURING, FRAME_HEAD_MAX;
 var init_closing_attacks = __esm({
   "src/robustness/closing-attacks.ts"() {
     "use strict";
@@ -9372,6 +9379,7 @@ var init_closing_attacks = __esm({
     init_own_figures();
     tallies = /* @__PURE__ */ new WeakMap();
     ENDED_DURING = "The peer ended the connection during the attack";
+    FRAME_HEAD_MAX = 14;
   }
 });
 

@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path26) {
-  if (!path26)
+function getElementAtPath(obj, path31) {
+  if (!path31)
     return obj;
-  return path26.reduce((acc, key) => acc?.[key], obj);
+  return path31.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path26, issues) {
+function prefixIssues(path31, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path26);
+    iss.path.unshift(path31);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path31 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path31, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path31, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path31 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path31, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path31, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path26) {
+  const path31 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path31) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -1698,10 +1698,10 @@ var init_regexes = __esm({
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
     guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-    uuid = (version2) => {
-      if (!version2)
+    uuid = (version3) => {
+      if (!version3)
         return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
     };
     uuid4 = /* @__PURE__ */ uuid(4);
     uuid6 = /* @__PURE__ */ uuid(6);
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path26 = ref.slice(1).split("/").filter(Boolean);
-  if (path26.length === 0) {
+  const path31 = ref.slice(1).split("/").filter(Boolean);
+  if (path31.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path26[0] === defsKey) {
-    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
+  if (path31[0] === defsKey) {
+    const key = path31[1] === void 0 ? void 0 : decodeJSONPointerSegment(path31[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -19975,10 +19975,10 @@ function fromJSONSchema(schema, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version2 = detectVersion(normalized, params?.defaultTarget);
+  const version3 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version2,
+    version: version3,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -23768,9 +23768,9 @@ function parseConnectRequest(fields) {
   for (const name of [":scheme", ":path", ":authority"]) {
     if ((one(fields, name) ?? "") === "") return { ok: false, status: 400, reason: `the extended CONNECT has no ${name} (RFC 8441 \xA74)` };
   }
-  const version2 = one(fields, "sec-websocket-version");
-  if (version2 !== "13")
-    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version2 === void 0 ? "none" : JSON.stringify(version2)}` };
+  const version3 = one(fields, "sec-websocket-version");
+  if (version3 !== "13")
+    return { ok: false, status: 400, reason: `Sec-WebSocket-Version must be 13, got ${version3 === void 0 ? "none" : JSON.stringify(version3)}` };
   const target = one(fields, ":path") ?? "/";
   const q = target.indexOf("?");
   const headers = /* @__PURE__ */ new Map();
@@ -23790,7 +23790,7 @@ function parseConnectRequest(fields) {
       query: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)),
       headers,
       key: "",
-      version: version2,
+      version: version3,
       raw: renderFields(fields)
     }
   };
@@ -26168,6 +26168,13 @@ async function untilQuiet(t, quietS, maxS) {
   s.lastAt = start;
   while (performance.now() - s.lastAt < quietS * 1e3 && performance.now() - start < maxS * 1e3) await t.pause(0.1);
 }
+async function untilDrained(t, expected, maxS) {
+  const s = tally(t);
+  const start = performance.now();
+  s.lastAt = start;
+  const quietMs = () => performance.now() - s.lastAt;
+  while (performance.now() - start < maxS * 1e3 && quietMs() < 3e3 && !(s.bytes >= expected && quietMs() >= 1e3)) await t.pause(0.1);
+}
 async function pingFlood(t) {
   const f = PING_FLOOD;
   const payload2 = Buffer.alloc(f.payloadBytes, 112);
@@ -26271,7 +26278,7 @@ async function slowEcho(t) {
   ];
   t.setOutcome(Behavior.Ok, `${ENDED_DURING}: ${wrote}.`, readFigures);
   t.readRate(null);
-  await untilQuiet(t, 1, 30);
+  await untilDrained(t, Math.floor(taken / (e.fragmentBytes + FRAME_HEAD_MAX)) * e.fragmentBytes, 30);
   const echoed = tally(t).bytes;
   const held = Math.max(0, echoed - e.messageBytes - (unread ?? 0));
   const budget = unread === null ? e.heldBudgetUnreadUnknownBytes : e.heldBudgetBytes;
@@ -26418,7 +26425,7 @@ function closingAttacks(peer) {
     neverClosed: (id) => ({ ...neverClosedCase(id, peer), requirement: r.neverClosed })
   };
 }
-var tallies, ENDED_DURING;
+var tallies, ENDED_DURING, FRAME_HEAD_MAX;
 var init_closing_attacks = __esm({
   "src/robustness/closing-attacks.ts"() {
     "use strict";
@@ -26431,6 +26438,7 @@ var init_closing_attacks = __esm({
     init_own_figures();
     tallies = /* @__PURE__ */ new WeakMap();
     ENDED_DURING = "The peer ended the connection during the attack";
+    FRAME_HEAD_MAX = 14;
   }
 });
 
@@ -27762,13 +27770,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path26) {
-  const [top2, index, field] = path26.map(String);
+function describe3(path31) {
+  const [top2, index, field] = path31.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path26.map(String).join("."), phrase: "valid" };
+  return { key: path31.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -30526,73 +30534,73 @@ var require_dist = __commonJS({
         }
       }
       exports$1.parse = parse4;
-      function parse4(version2, options) {
+      function parse4(version3, options) {
         if (!options || typeof options !== "object") {
           options = {
             loose: !!options,
             includePrerelease: false
           };
         }
-        if (version2 instanceof SemVer) {
-          return version2;
+        if (version3 instanceof SemVer) {
+          return version3;
         }
-        if (typeof version2 !== "string") {
+        if (typeof version3 !== "string") {
           return null;
         }
-        if (version2.length > MAX_LENGTH) {
+        if (version3.length > MAX_LENGTH) {
           return null;
         }
         var r = options.loose ? safeRe[t.LOOSE] : safeRe[t.FULL];
-        if (!r.test(version2)) {
+        if (!r.test(version3)) {
           return null;
         }
         try {
-          return new SemVer(version2, options);
+          return new SemVer(version3, options);
         } catch (er) {
           return null;
         }
       }
       exports$1.valid = valid;
-      function valid(version2, options) {
-        var v = parse4(version2, options);
+      function valid(version3, options) {
+        var v = parse4(version3, options);
         return v ? v.version : null;
       }
       exports$1.clean = clean;
-      function clean(version2, options) {
-        var s = parse4(version2.trim().replace(/^[=v]+/, ""), options);
+      function clean(version3, options) {
+        var s = parse4(version3.trim().replace(/^[=v]+/, ""), options);
         return s ? s.version : null;
       }
       exports$1.SemVer = SemVer;
-      function SemVer(version2, options) {
+      function SemVer(version3, options) {
         if (!options || typeof options !== "object") {
           options = {
             loose: !!options,
             includePrerelease: false
           };
         }
-        if (version2 instanceof SemVer) {
-          if (version2.loose === options.loose) {
-            return version2;
+        if (version3 instanceof SemVer) {
+          if (version3.loose === options.loose) {
+            return version3;
           } else {
-            version2 = version2.version;
+            version3 = version3.version;
           }
-        } else if (typeof version2 !== "string") {
-          throw new TypeError("Invalid Version: " + version2);
+        } else if (typeof version3 !== "string") {
+          throw new TypeError("Invalid Version: " + version3);
         }
-        if (version2.length > MAX_LENGTH) {
+        if (version3.length > MAX_LENGTH) {
           throw new TypeError("version is longer than " + MAX_LENGTH + " characters");
         }
         if (!(this instanceof SemVer)) {
-          return new SemVer(version2, options);
+          return new SemVer(version3, options);
         }
-        debug("SemVer", version2, options);
+        debug("SemVer", version3, options);
         this.options = options;
         this.loose = !!options.loose;
-        var m = version2.trim().match(options.loose ? safeRe[t.LOOSE] : safeRe[t.FULL]);
+        var m = version3.trim().match(options.loose ? safeRe[t.LOOSE] : safeRe[t.FULL]);
         if (!m) {
-          throw new TypeError("Invalid Version: " + version2);
+          throw new TypeError("Invalid Version: " + version3);
         }
-        this.raw = version2;
+        this.raw = version3;
         this.major = +m[1];
         this.minor = +m[2];
         this.patch = +m[3];
@@ -30779,24 +30787,24 @@ var require_dist = __commonJS({
         return this;
       };
       exports$1.inc = inc;
-      function inc(version2, release, loose, identifier) {
+      function inc(version3, release, loose, identifier) {
         if (typeof loose === "string") {
           identifier = loose;
           loose = void 0;
         }
         try {
-          return new SemVer(version2, loose).inc(release, identifier).version;
+          return new SemVer(version3, loose).inc(release, identifier).version;
         } catch (er) {
           return null;
         }
       }
       exports$1.diff = diff;
-      function diff(version1, version2) {
-        if (eq(version1, version2)) {
+      function diff(version1, version22) {
+        if (eq(version1, version22)) {
           return null;
         } else {
           var v1 = parse4(version1);
-          var v2 = parse4(version2);
+          var v2 = parse4(version22);
           var prefix = "";
           if (v1.prerelease.length || v2.prerelease.length) {
             prefix = "pre";
@@ -30976,19 +30984,19 @@ var require_dist = __commonJS({
       Comparator.prototype.toString = function() {
         return this.value;
       };
-      Comparator.prototype.test = function(version2) {
-        debug("Comparator.test", version2, this.options.loose);
-        if (this.semver === ANY || version2 === ANY) {
+      Comparator.prototype.test = function(version3) {
+        debug("Comparator.test", version3, this.options.loose);
+        if (this.semver === ANY || version3 === ANY) {
           return true;
         }
-        if (typeof version2 === "string") {
+        if (typeof version3 === "string") {
           try {
-            version2 = new SemVer(version2, this.options);
+            version3 = new SemVer(version3, this.options);
           } catch (er) {
             return false;
           }
         }
-        return cmp(version2, this.operator, this.semver, this.options);
+        return cmp(version3, this.operator, this.semver, this.options);
       };
       Comparator.prototype.intersects = function(comp, options) {
         if (!(comp instanceof Comparator)) {
@@ -31298,31 +31306,31 @@ var require_dist = __commonJS({
         }
         return (from2 + " " + to).trim();
       }
-      Range.prototype.test = function(version2) {
-        if (!version2) {
+      Range.prototype.test = function(version3) {
+        if (!version3) {
           return false;
         }
-        if (typeof version2 === "string") {
+        if (typeof version3 === "string") {
           try {
-            version2 = new SemVer(version2, this.options);
+            version3 = new SemVer(version3, this.options);
           } catch (er) {
             return false;
           }
         }
         for (var i3 = 0; i3 < this.set.length; i3++) {
-          if (testSet(this.set[i3], version2, this.options)) {
+          if (testSet(this.set[i3], version3, this.options)) {
             return true;
           }
         }
         return false;
       };
-      function testSet(set2, version2, options) {
+      function testSet(set2, version3, options) {
         for (var i3 = 0; i3 < set2.length; i3++) {
-          if (!set2[i3].test(version2)) {
+          if (!set2[i3].test(version3)) {
             return false;
           }
         }
-        if (version2.prerelease.length && !options.includePrerelease) {
+        if (version3.prerelease.length && !options.includePrerelease) {
           for (i3 = 0; i3 < set2.length; i3++) {
             debug(set2[i3].semver);
             if (set2[i3].semver === ANY) {
@@ -31330,7 +31338,7 @@ var require_dist = __commonJS({
             }
             if (set2[i3].semver.prerelease.length > 0) {
               var allowed = set2[i3].semver;
-              if (allowed.major === version2.major && allowed.minor === version2.minor && allowed.patch === version2.patch) {
+              if (allowed.major === version3.major && allowed.minor === version3.minor && allowed.patch === version3.patch) {
                 return true;
               }
             }
@@ -31340,13 +31348,13 @@ var require_dist = __commonJS({
         return true;
       }
       exports$1.satisfies = satisfies;
-      function satisfies(version2, range, options) {
+      function satisfies(version3, range, options) {
         try {
           range = new Range(range, options);
         } catch (er) {
           return false;
         }
-        return range.test(version2);
+        return range.test(version3);
       }
       exports$1.maxSatisfying = maxSatisfying;
       function maxSatisfying(versions, range, options) {
@@ -31440,16 +31448,16 @@ var require_dist = __commonJS({
         }
       }
       exports$1.ltr = ltr;
-      function ltr(version2, range, options) {
-        return outside(version2, range, "<", options);
+      function ltr(version3, range, options) {
+        return outside(version3, range, "<", options);
       }
       exports$1.gtr = gtr;
-      function gtr(version2, range, options) {
-        return outside(version2, range, ">", options);
+      function gtr(version3, range, options) {
+        return outside(version3, range, ">", options);
       }
       exports$1.outside = outside;
-      function outside(version2, range, hilo, options) {
-        version2 = new SemVer(version2, options);
+      function outside(version3, range, hilo, options) {
+        version3 = new SemVer(version3, options);
         range = new Range(range, options);
         var gtfn, ltefn, ltfn, comp, ecomp;
         switch (hilo) {
@@ -31470,7 +31478,7 @@ var require_dist = __commonJS({
           default:
             throw new TypeError('Must provide a hilo val of "<" or ">"');
         }
-        if (satisfies(version2, range, options)) {
+        if (satisfies(version3, range, options)) {
           return false;
         }
         for (var i3 = 0; i3 < range.set.length; ++i3) {
@@ -31492,17 +31500,17 @@ var require_dist = __commonJS({
           if (high.operator === comp || high.operator === ecomp) {
             return false;
           }
-          if ((!low.operator || low.operator === comp) && ltefn(version2, low.semver)) {
+          if ((!low.operator || low.operator === comp) && ltefn(version3, low.semver)) {
             return false;
-          } else if (low.operator === ecomp && ltfn(version2, low.semver)) {
+          } else if (low.operator === ecomp && ltfn(version3, low.semver)) {
             return false;
           }
         }
         return true;
       }
       exports$1.prerelease = prerelease;
-      function prerelease(version2, options) {
-        var parsed = parse4(version2, options);
+      function prerelease(version3, options) {
+        var parsed = parse4(version3, options);
         return parsed && parsed.prerelease.length ? parsed.prerelease : null;
       }
       exports$1.intersects = intersects;
@@ -31512,23 +31520,23 @@ var require_dist = __commonJS({
         return r1.intersects(r2);
       }
       exports$1.coerce = coerce;
-      function coerce(version2, options) {
-        if (version2 instanceof SemVer) {
-          return version2;
+      function coerce(version3, options) {
+        if (version3 instanceof SemVer) {
+          return version3;
         }
-        if (typeof version2 === "number") {
-          version2 = String(version2);
+        if (typeof version3 === "number") {
+          version3 = String(version3);
         }
-        if (typeof version2 !== "string") {
+        if (typeof version3 !== "string") {
           return null;
         }
         options = options || {};
         var match = null;
         if (!options.rtl) {
-          match = version2.match(safeRe[t.COERCE]);
+          match = version3.match(safeRe[t.COERCE]);
         } else {
           var next;
-          while ((next = safeRe[t.COERCERTL].exec(version2)) && (!match || match.index + match[0].length !== version2.length)) {
+          while ((next = safeRe[t.COERCERTL].exec(version3)) && (!match || match.index + match[0].length !== version3.length)) {
             if (!match || next.index + next[0].length !== match.index + match[0].length) {
               match = next;
             }
@@ -31544,13 +31552,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path26 = require$$1;
+    var path31 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path26.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path31.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31579,11 +31587,11 @@ var require_dist = __commonJS({
     var makeDir = async (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
-      const mkdir2 = promisify3(options.fs.mkdir);
+      const mkdir3 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path26.resolve(input3);
-        await mkdir2(pth, {
+        const pth = path31.resolve(input3);
+        await mkdir3(pth, {
           mode: options.mode,
           recursive: true
         });
@@ -31591,20 +31599,20 @@ var require_dist = __commonJS({
       }
       const make = async (pth) => {
         try {
-          await mkdir2(pth, options.mode);
+          await mkdir3(pth, options.mode);
           return pth;
         } catch (error62) {
           if (error62.code === "EPERM") {
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path26.dirname(pth) === pth) {
+            if (path31.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path26.dirname(pth));
+            await make(path31.dirname(pth));
             return make(pth);
           }
           try {
@@ -31618,14 +31626,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path26.resolve(input3));
+      return make(path31.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path26.resolve(input3);
+        const pth = path31.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31640,13 +31648,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path26.dirname(pth) === pth) {
+            if (path31.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path26.dirname(pth));
+            make(path31.dirname(pth));
             return make(pth);
           }
           try {
@@ -31659,7 +31667,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path26.resolve(input3));
+      return make(path31.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32993,11 +33001,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path27) {
-            path27 = castPath(path27, object2);
-            var index2 = 0, length = path27.length;
+          function baseGet(object2, path32) {
+            path32 = castPath(path32, object2);
+            var index2 = 0, length = path32.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path27[index2++])];
+              object2 = object2[toKey(path32[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -33061,10 +33069,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path27, args) {
-            path27 = castPath(path27, object2);
-            object2 = parent(object2, path27);
-            var func = object2 == null ? object2 : object2[toKey(last(path27))];
+          function baseInvoke(object2, path32, args) {
+            path32 = castPath(path32, object2);
+            object2 = parent(object2, path32);
+            var func = object2 == null ? object2 : object2[toKey(last(path32))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -33220,13 +33228,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path27, srcValue) {
-            if (isKey(path27) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path27), srcValue);
+          function baseMatchesProperty(path32, srcValue) {
+            if (isKey(path32) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path32), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path27);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path27) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path32);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path32) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33323,23 +33331,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path27) {
-              return hasIn(object2, path27);
+            return basePickBy(object2, paths, function(value, path32) {
+              return hasIn(object2, path32);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path27 = paths[index2], value = baseGet(object2, path27);
-              if (predicate(value, path27)) {
-                baseSet(result2, castPath(path27, object2), value);
+              var path32 = paths[index2], value = baseGet(object2, path32);
+              if (predicate(value, path32)) {
+                baseSet(result2, castPath(path32, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path27) {
+          function basePropertyDeep(path32) {
             return function(object2) {
-              return baseGet(object2, path27);
+              return baseGet(object2, path32);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33413,14 +33421,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path27, value, customizer) {
+          function baseSet(object2, path32, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length, lastIndex = length - 1, nested = object2;
+            path32 = castPath(path32, object2);
+            var index2 = -1, length = path32.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path27[index2]), newValue = value;
+              var key = toKey(path32[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33428,7 +33436,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path27[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path32[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33594,14 +33602,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path27) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length;
+          function baseUnset(object2, path32) {
+            path32 = castPath(path32, object2);
+            var index2 = -1, length = path32.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path27[index2]);
+              var key = toKey(path32[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33609,11 +33617,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path27);
-            return obj == null || delete obj[toKey(last(path27))];
+            var obj = parent(object2, path32);
+            return obj == null || delete obj[toKey(last(path32))];
           }
-          function baseUpdate(object2, path27, updater, customizer) {
-            return baseSet(object2, path27, updater(baseGet(object2, path27)), customizer);
+          function baseUpdate(object2, path32, updater, customizer) {
+            return baseSet(object2, path32, updater(baseGet(object2, path32)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34496,11 +34504,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path27, hasFunc) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length, result2 = false;
+          function hasPath(object2, path32, hasFunc) {
+            path32 = castPath(path32, object2);
+            var index2 = -1, length = path32.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path27[index2]);
+              var key = toKey(path32[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34702,8 +34710,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path27) {
-            return path27.length < 2 ? object2 : baseGet(object2, baseSlice(path27, 0, -1));
+          function parent(object2, path32) {
+            return path32.length < 2 ? object2 : baseGet(object2, baseSlice(path32, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35338,10 +35346,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path27, args) {
-            var index2 = -1, isFunc = typeof path27 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path32, args) {
+            var index2 = -1, isFunc = typeof path32 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path27, value, args) : baseInvoke(value, path27, args);
+              result2[++index2] = isFunc ? apply(path32, value, args) : baseInvoke(value, path32, args);
             });
             return result2;
           });
@@ -35993,15 +36001,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path27, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path27);
+          function get(object2, path32, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path32);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path27) {
-            return object2 != null && hasPath(object2, path27, baseHas);
+          function has(object2, path32) {
+            return object2 != null && hasPath(object2, path32, baseHas);
           }
-          function hasIn(object2, path27) {
-            return object2 != null && hasPath(object2, path27, baseHasIn);
+          function hasIn(object2, path32) {
+            return object2 != null && hasPath(object2, path32, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -36054,10 +36062,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path27) {
-              path27 = castPath(path27, object2);
-              isDeep || (isDeep = path27.length > 1);
-              return path27;
+            paths = arrayMap(paths, function(path32) {
+              path32 = castPath(path32, object2);
+              isDeep || (isDeep = path32.length > 1);
+              return path32;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -36083,19 +36091,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path27) {
-              return predicate(value, path27[0]);
+            return basePickBy(object2, props, function(value, path32) {
+              return predicate(value, path32[0]);
             });
           }
-          function result(object2, path27, defaultValue) {
-            path27 = castPath(path27, object2);
-            var index2 = -1, length = path27.length;
+          function result(object2, path32, defaultValue) {
+            path32 = castPath(path32, object2);
+            var index2 = -1, length = path32.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path27[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path32[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -36104,12 +36112,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path27, value) {
-            return object2 == null ? object2 : baseSet(object2, path27, value);
+          function set2(object2, path32, value) {
+            return object2 == null ? object2 : baseSet(object2, path32, value);
           }
-          function setWith(object2, path27, value, customizer) {
+          function setWith(object2, path32, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path27, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path32, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -36131,15 +36139,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path27) {
-            return object2 == null ? true : baseUnset(object2, path27);
+          function unset(object2, path32) {
+            return object2 == null ? true : baseUnset(object2, path32);
           }
-          function update(object2, path27, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater));
+          function update(object2, path32, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path32, castFunction(updater));
           }
-          function updateWith(object2, path27, updater, customizer) {
+          function updateWith(object2, path32, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path27, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path32, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36525,17 +36533,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path27, srcValue) {
-            return baseMatchesProperty(path27, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path32, srcValue) {
+            return baseMatchesProperty(path32, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path27, args) {
+          var method = baseRest(function(path32, args) {
             return function(object2) {
-              return baseInvoke(object2, path27, args);
+              return baseInvoke(object2, path32, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path27) {
-              return baseInvoke(object2, path27, args);
+            return function(path32) {
+              return baseInvoke(object2, path32, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36582,12 +36590,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path27) {
-            return isKey(path27) ? baseProperty(toKey(path27)) : basePropertyDeep(path27);
+          function property(path32) {
+            return isKey(path32) ? baseProperty(toKey(path32)) : basePropertyDeep(path32);
           }
           function propertyOf(object2) {
-            return function(path27) {
-              return object2 == null ? undefined$1 : baseGet(object2, path27);
+            return function(path32) {
+              return object2 == null ? undefined$1 : baseGet(object2, path32);
             };
           }
           var range = createRange();
@@ -37040,12 +37048,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path27, args) {
-            if (typeof path27 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path32, args) {
+            if (typeof path32 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path27, args);
+              return baseInvoke(value, path32, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -37242,7 +37250,7 @@ var require_dist = __commonJS({
           //           In Level 1, this is the string "1.0". If the version is 
           //           not specified, supporting any version of the feature will 
           //           cause the method to return true.
-          hasFeature(feature, version2) {
+          hasFeature(feature, version3) {
             return true;
           }
           // Creates a new document type declaration.
@@ -37268,7 +37276,7 @@ var require_dist = __commonJS({
           // of the specified feature and version.
           // `feature` name of the feature requested.
           // `version` version number of the feature to test
-          getFeature(feature, version2) {
+          getFeature(feature, version3) {
             throw new Error("This DOM method is not implemented.");
           }
         };
@@ -38040,16 +38048,16 @@ var require_dist = __commonJS({
           // `version` A version number string, e.g. 1.0
           // `encoding` Encoding declaration, e.g. UTF-8
           // `standalone` standalone document declaration: true or false
-          constructor(parent, version2, encoding, standalone) {
+          constructor(parent, version3, encoding, standalone) {
             super(parent);
-            if (isObject4(version2)) {
-              ({ version: version2, encoding, standalone } = version2);
+            if (isObject4(version3)) {
+              ({ version: version3, encoding, standalone } = version3);
             }
-            if (!version2) {
-              version2 = "1.0";
+            if (!version3) {
+              version3 = "1.0";
             }
             this.type = NodeType2.Declaration;
-            this.version = this.stringify.xmlVersion(version2);
+            this.version = this.stringify.xmlVersion(version3);
             if (encoding != null) {
               this.encoding = this.stringify.xmlEncoding(encoding);
             }
@@ -39114,10 +39122,10 @@ var require_dist = __commonJS({
             // `version` A version number string, e.g. 1.0
             // `encoding` Encoding declaration, e.g. UTF-8
             // `standalone` standalone document declaration: true or false
-            declaration(version2, encoding, standalone) {
+            declaration(version3, encoding, standalone) {
               var doc, xmldec;
               doc = this.document();
-              xmldec = new XMLDeclaration2(doc, version2, encoding, standalone);
+              xmldec = new XMLDeclaration2(doc, version3, encoding, standalone);
               if (doc.children.length === 0) {
                 doc.children.unshift(xmldec);
               } else if (doc.children[0].type === NodeType2.Declaration) {
@@ -39269,8 +39277,8 @@ var require_dist = __commonJS({
             doc() {
               return this.document();
             }
-            dec(version2, encoding, standalone) {
-              return this.declaration(version2, encoding, standalone);
+            dec(version3, encoding, standalone) {
+              return this.declaration(version3, encoding, standalone);
             }
             e(name, attributes, text) {
               return this.element(name, attributes, text);
@@ -39337,7 +39345,7 @@ var require_dist = __commonJS({
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             // DOM level 2
-            isSupported(feature, version2) {
+            isSupported(feature, version3) {
               return true;
             }
             hasAttributes() {
@@ -39394,7 +39402,7 @@ var require_dist = __commonJS({
               }
               return true;
             }
-            getFeature(feature, version2) {
+            getFeature(feature, version3) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             setUserData(key, data, handler) {
@@ -40813,13 +40821,13 @@ var require_dist = __commonJS({
           // `version` A version number string, e.g. 1.0
           // `encoding` Encoding declaration, e.g. UTF-8
           // `standalone` standalone document declaration: true or false
-          declaration(version2, encoding, standalone) {
+          declaration(version3, encoding, standalone) {
             var node2;
             this.openCurrent();
             if (this.documentStarted) {
               throw new Error("declaration() must be the first node.");
             }
-            node2 = new XMLDeclaration2(this, version2, encoding, standalone);
+            node2 = new XMLDeclaration2(this, version3, encoding, standalone);
             this.onData(this.writer.declaration(node2, this.writerOptions, this.currentLevel + 1), this.currentLevel + 1);
             return this;
           }
@@ -41033,8 +41041,8 @@ var require_dist = __commonJS({
           ins(target, value) {
             return this.instruction(target, value);
           }
-          dec(version2, encoding, standalone) {
-            return this.declaration(version2, encoding, standalone);
+          dec(version3, encoding, standalone) {
+            return this.declaration(version3, encoding, standalone);
           }
           dtd(root, pubID, sysID) {
             return this.doctype(root, pubID, sysID);
@@ -41704,8 +41712,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path27) {
-        this._errorAttachment = path27;
+      errorAttachment(path32) {
+        this._errorAttachment = path32;
         return this;
       }
       /**
@@ -42071,9 +42079,9 @@ function addTestCase(tc, c5, own2, cutShort2) {
 }
 function skipWithMessage(tc, message2) {
   tc.skipped();
-  const build = tc.build.bind(tc);
+  const build2 = tc.build.bind(tc);
   tc.build = (parent) => {
-    const el = build(parent);
+    const el = build2(parent);
     for (const child of el.children ?? []) if (child.name === "skipped") child.att("message", message2);
     return el;
   };
@@ -42607,12 +42615,12 @@ async function judgeReports(config2, io) {
   const agent = agentToJudge(index, config2.agent, indexFile);
   const results = index[agent] ?? {};
   const baseline = config2.baseline === null ? null : loadBaseline(config2.baseline);
-  const role = reportsOfServer(results, config2.outdir) ? "server" : "client";
+  const role2 = reportsOfServer(results, config2.outdir) ? "server" : "client";
   const { cases: selected, from: from2 } = expectedCases(config2, results, agent, indexFile);
   if (selected.length === 0) throw new UsageError(`${indexFile}: no case to judge for agent ${JSON.stringify(agent)}`);
   const failing = new Set(config2.failOn);
   const cases2 = [];
-  for (const [i2, def] of selected.entries()) cases2.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile, role));
+  for (const [i2, def] of selected.entries()) cases2.push(await judgeOne(def, i2 + 1, results[def.id], failing, config2.outdir, indexFile, role2));
   const run = {
     agent,
     startedAt: (/* @__PURE__ */ new Date()).toISOString(),
@@ -42622,7 +42630,7 @@ async function judgeReports(config2, io) {
     interrupted: null,
     resources: null,
     failOn: config2.failOn,
-    ...role === "server" ? { role: "server" } : {},
+    ...role2 === "server" ? { role: "server" } : {},
     ...baseline !== null ? { baselineFile: baseline.file } : {}
   };
   return finishRun(run, config2, {
@@ -42704,10 +42712,10 @@ function agentToJudge(index, named, indexFile) {
     `${indexFile}: ${agents.length === 0 ? "holds no results" : `holds several agents (${agents.map((a2) => JSON.stringify(a2)).join(", ")}): name one with --agent`}`
   );
 }
-async function judgeOne(def, index, entry, failing, outdir, indexFile, role) {
+async function judgeOne(def, index, entry, failing, outdir, indexFile, role2) {
   const base = { index, ...caseFields(def), client: null, warnings: [] };
   if (entry === void 0) {
-    const why = role === "server" ? "the server run did not reach this case" : "the client did not run this case";
+    const why = role2 === "server" ? "the server run did not reach this case" : "the client did not run this case";
     return { ...base, status: "failed", reason: `no result in index.json: ${why}`, timeMs: 0, result: null, reportBase: null };
   }
   if (typeof entry.reportfile !== "string") throw new UsageError(`${indexFile}: case ${def.id} has no "reportfile"`);
@@ -43012,8 +43020,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path26 = req.path;
-        _req.url = typeof path26 === "string" ? path26 : req.url ? req.url.path || req.url : void 0;
+        const path31 = req.path;
+        _req.url = typeof path31 === "string" ? path31 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -43183,14 +43191,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path26) {
+    function parsePath(path31) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path26.length; i2++) {
-        const char = path26[i2];
+      for (let i2 = 0; i2 < path31.length; i2++) {
+        const char = path31[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43321,10 +43329,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path26 of paths) {
-        const parts = parsePath(path26);
+      for (const path31 of paths) {
+        const parts = parsePath(path31);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path26, remove);
+          redactWildcardPath(obj, parts, censor, path31, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43409,8 +43417,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path26) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path26];
+            const wrappedCensor = typeof censor === "function" ? (value, path31) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path31];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43445,8 +43453,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path26 of pathsToClone) {
-        const parts = parsePath(path26);
+      for (const path31 of pathsToClone) {
+        const parts = parsePath(path31);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43498,24 +43506,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path26) {
-      if (typeof path26 !== "string") {
+    function validatePath(path31) {
+      if (typeof path31 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path26 === "") {
+      if (path31 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path26.includes("..")) {
-        throw new Error(`Invalid redaction path (${path26})`);
+      if (path31.includes("..")) {
+        throw new Error(`Invalid redaction path (${path31})`);
       }
-      if (path26.includes(",")) {
-        throw new Error(`Invalid redaction path (${path26})`);
+      if (path31.includes(",")) {
+        throw new Error(`Invalid redaction path (${path31})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path26.length; i2++) {
-        const char = path26[i2];
+      for (let i2 = 0; i2 < path31.length; i2++) {
+        const char = path31[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43529,20 +43537,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path26})`);
+            throw new Error(`Invalid redaction path (${path31})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path26})`);
+        throw new Error(`Invalid redaction path (${path31})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path26 of paths) {
-        validatePath(path26);
+      for (const path31 of paths) {
+        validatePath(path31);
       }
     }
     function slowRedact(options = {}) {
@@ -43712,8 +43720,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path26) => {
-            return censor(value, [k, ...path26]);
+          const wrappedCensor = typeof censor === "function" ? (value, path31) => {
+            return censor(value, [k, ...path31]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43934,7 +43942,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path26 = __require("path");
+    var path31 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43988,7 +43996,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path26.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path31.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -43996,7 +44004,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path26.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path31.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -44008,7 +44016,7 @@ var require_sonic_boom = __commonJS({
       if (!(this instanceof SonicBoom)) {
         return new SonicBoom(opts);
       }
-      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir2, retryEAGAIN, fsync, contentMode, mode } = opts || {};
+      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir3, retryEAGAIN, fsync, contentMode, mode } = opts || {};
       fd = fd || dest;
       this._len = 0;
       this.fd = -1;
@@ -44033,7 +44041,7 @@ var require_sonic_boom = __commonJS({
       this.append = append2 || false;
       this.mode = mode;
       this.retryEAGAIN = retryEAGAIN || (() => true);
-      this.mkdir = mkdir2 || false;
+      this.mkdir = mkdir3 || false;
       let fsWriteSync;
       let fsWrite;
       if (contentMode === kContentModeBuffer) {
@@ -44532,7 +44540,7 @@ var require_on_exit_leak_free = __commonJS({
         registry2 = new FinalizationRegistry(clear);
       }
     }
-    function install(event) {
+    function install2(event) {
       if (refs[event].length > 0) {
         return;
       }
@@ -44574,7 +44582,7 @@ var require_on_exit_leak_free = __commonJS({
       if (obj === void 0) {
         throw new Error("the object can't be undefined");
       }
-      install(event);
+      install2(event);
       const ref = new WeakRef(obj);
       ref.fn = fn;
       ensureRegistry();
@@ -44758,7 +44766,7 @@ var require_indexes = __commonJS({
 var require_thread_stream = __commonJS({
   "node_modules/thread-stream/index.js"(exports, module) {
     "use strict";
-    var { version: version2 } = require_package();
+    var { version: version3 } = require_package();
     var { EventEmitter: EventEmitter3 } = __require("events");
     var { Worker } = __require("worker_threads");
     var { join: join2 } = __require("path");
@@ -44824,7 +44832,7 @@ var require_thread_stream = __commonJS({
           stateBuf: stream[kImpl].stateBuf,
           workerData: {
             $context: {
-              threadStreamVersion: version2
+              threadStreamVersion: version3
             },
             ...workerData
           }
@@ -45324,7 +45332,7 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module) {
     "use strict";
     var { createRequire: createRequire4 } = __require("module");
-    var { existsSync: existsSync3 } = __require("node:fs");
+    var { existsSync: existsSync5 } = __require("node:fs");
     var getCallers = require_caller();
     var { join: join2, isAbsolute, sep } = __require("node:path");
     var { fileURLToPath: fileURLToPath7 } = __require("node:url");
@@ -45391,15 +45399,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path26 = unquoted;
-      if (path26.startsWith("file://")) {
+      let path31 = unquoted;
+      if (path31.startsWith("file://")) {
         try {
-          path26 = fileURLToPath7(path26);
+          path31 = fileURLToPath7(path31);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path26) && !existsSync3(path26);
+      return isAbsolute(path31) && !existsSync5(path31);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -46151,7 +46159,7 @@ var require_proto = __commonJS({
       noop: noop3
     } = require_tools();
     var {
-      version: version2
+      version: version3
     } = require_meta();
     var redaction = require_redaction();
     var constructor = class Pino {
@@ -46163,7 +46171,7 @@ var require_proto = __commonJS({
       setBindings,
       flush,
       isLevelEnabled,
-      version: version2,
+      version: version3,
       get level() {
         return this[getLevelSym]();
       },
@@ -47103,7 +47111,7 @@ var require_multistream = __commonJS({
 var require_pino = __commonJS({
   "node_modules/pino/pino.js"(exports, module) {
     "use strict";
-    var os4 = __require("node:os");
+    var os5 = __require("node:os");
     var stdSerializers = require_pino_std_serializers();
     var caller = require_caller();
     var redaction = require_redaction();
@@ -47122,7 +47130,7 @@ var require_pino = __commonJS({
       normalizeDestFileDescriptor,
       noop: noop3
     } = require_tools();
-    var { version: version2 } = require_meta();
+    var { version: version3 } = require_meta();
     var {
       chindingsSym,
       redactFmtSym,
@@ -47151,7 +47159,7 @@ var require_pino = __commonJS({
     } = symbols;
     var { epochTime, nullTime } = time3;
     var { pid } = process;
-    var hostname3 = os4.hostname();
+    var hostname3 = os5.hostname();
     var defaultErrorSerializer = stdSerializers.err;
     var defaultOptions = {
       level: "info",
@@ -47324,7 +47332,7 @@ var require_pino = __commonJS({
     module.exports.stdSerializers = serializers;
     module.exports.stdTimeFunctions = Object.assign({}, time3);
     module.exports.symbols = symbols;
-    module.exports.version = version2;
+    module.exports.version = version3;
     module.exports.default = pino2;
     module.exports.pino = pino2;
   }
@@ -47533,7 +47541,7 @@ function specExtras(sources, tls5, http23 = false) {
 function listenSettings(host, port, env2) {
   return { host, port, listenHost: listenHostFor(host, env2) };
 }
-function resolveTls(o2, secure, role, startsServer) {
+function resolveTls(o2, secure, role2, startsServer) {
   if (o2.cert === null !== (o2.key === null))
     throw new UsageError(o2.cert === null ? "--key needs --cert (the certificate it goes with)" : "--cert needs --key (its private key)");
   const on6 = o2.tls || secure || o2.cert !== null;
@@ -47543,10 +47551,10 @@ function resolveTls(o2, secure, role, startsServer) {
     if (insecure) throw new UsageError("--insecure applies to wss:// (add --tls, or give a wss:// URL)");
     return null;
   }
-  if (role === "client" && insecure) throw new UsageError("--insecure applies when servers are tested: a client checks the certificate itself");
-  if (role === "client" && o2.ca !== null && o2.cert === null)
+  if (role2 === "client" && insecure) throw new UsageError("--insecure applies when servers are tested: a client checks the certificate itself");
+  if (role2 === "client" && o2.ca !== null && o2.cert === null)
     throw new UsageError("--ca names the CA of your --cert; without --cert, wsgate makes a CA and hands that to the client");
-  if (role === "server" && !startsServer && o2.cert !== null)
+  if (role2 === "server" && !startsServer && o2.cert !== null)
     throw new UsageError("--cert/--key are for a server wsgate starts (--server, --role server); a server at --server-url has its own");
   if (insecure && o2.ca !== null) throw new UsageError("--insecure skips verification: it does not go with --ca");
   const abs = (f) => f === null ? null : path6.resolve(f);
@@ -48323,15 +48331,15 @@ async function mergeRuns(options, out) {
     "merge: "
   );
   const summaries = await Promise.all(options.inputs.map(readSummary));
-  const role = summaries[0].role;
+  const role2 = summaries[0].role;
   for (const [i2, s] of summaries.entries()) {
-    if (s.role !== role) throw new UsageError(`${options.inputs[i2] ?? ""}: a run of the ${s.role} role, the first input's is of the ${role} role`);
+    if (s.role !== role2) throw new UsageError(`${options.inputs[i2] ?? ""}: a run of the ${s.role} role, the first input's is of the ${role2} role`);
   }
   checkShards(options.inputs, summaries);
-  const { merged, results } = await mergeCases(summaries, options.inputs, role);
+  const { merged, results } = await mergeCases(summaries, options.inputs, role2);
   const run = {
     ...mergedRun([...results.keys()].join(", "), summaries, merged, options.inputs),
-    ...role === "server" ? { role } : {},
+    ...role2 === "server" ? { role: role2 } : {},
     ...mergedTls(summaries)
   };
   await makeDirectory(options.outdir);
@@ -48376,10 +48384,10 @@ function mergedView(merged, agents) {
   };
   return gateView(agents.map((agent) => ({ agent, cases: merged.filter((c5) => c5.agent === agent).map((c5) => agents.length > 1 ? c5 : unlabelled(c5)) })));
 }
-async function mergeCases(summaries, inputs, role) {
-  const h2Group = catalogueFor(true, role, "h2").filter((c5) => c5.id.startsWith("16."));
-  const robustness = [...catalogueFor(false, role, "http/1.1", true), ...catalogueFor(false, role, "h2", true)];
-  const order = new Map([...catalogueFor(true, role), ...h2Group, ...robustness].map((c5, i2) => [c5.id, { i: i2, def: c5 }]));
+async function mergeCases(summaries, inputs, role2) {
+  const h2Group = catalogueFor(true, role2, "h2").filter((c5) => c5.id.startsWith("16."));
+  const robustness = [...catalogueFor(false, role2, "http/1.1", true), ...catalogueFor(false, role2, "h2", true)];
+  const order = new Map([...catalogueFor(true, role2), ...h2Group, ...robustness].map((c5, i2) => [c5.id, { i: i2, def: c5 }]));
   const owner = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const merged = [];
@@ -48516,408 +48524,477 @@ var init_merge = __esm({
   }
 });
 
-// src/play/recording.ts
-function attachRecording(result, recording) {
-  recordings.set(result, recording);
-}
-function passRecording(from2, to) {
-  const r = takeRecording(from2);
-  if (r !== null) recordings.set(to, r);
-}
-function takeRecording(result) {
-  const r = recordings.get(result) ?? null;
-  recordings.delete(result);
-  return r;
-}
-var recordings;
-var init_recording = __esm({
-  "src/play/recording.ts"() {
-    "use strict";
-    recordings = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/repro/recording-file.ts
-import { readFile as readFile2 } from "node:fs/promises";
+// src/matrix/registry.ts
+import { readdirSync as readdirSync3 } from "node:fs";
 import path8 from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
-function wireEvent(e) {
-  switch (e.kind) {
-    case "message":
-      return ["message", e.data.toString("base64"), e.binary];
-    case "pong":
-      return ["pong", e.data.toString("base64")];
-    case "timeout":
-      return ["timeout", e.tag];
+function readRegistry(dir) {
+  let files;
+  try {
+    files = readdirSync3(dir).filter((f) => f.endsWith(".json")).sort();
+  } catch (err) {
+    throw new UsageError(`${dir}: cannot read the implementations: ${err.message}`);
   }
-}
-function adjustKind(def) {
-  if (def.adjust === void 0 || def.adjust === ownFiguresOnly) return null;
-  if (def.adjust === wrongCodeFails) return "wrong-code-fails";
-  const probe = def.adjust({ behavior: "OK", result: "", behaviorClose: "OK", resultClose: "" }, { connectionWasOpen: true, txFrameStats: {} });
-  return probe.behavior === "INFORMATIONAL" && probe.behaviorClose === "INFORMATIONAL" ? "informational" : "other";
-}
-function reproData(rec) {
-  const { def, tape } = rec;
-  const chunks = [];
-  let offset = 0;
-  const writes = tape.writes.map((w) => {
-    const start = offset;
-    for (const p of w.segments) {
-      chunks.push(p);
-      offset += p.length;
-    }
-    return [
-      w.t,
-      w.rx,
-      (w.handshake ? 1 : 0) | (w.sync ? 2 : 0),
-      start,
-      offset - start,
-      w.repeat === null ? null : w.repeat.pattern.toString("base64"),
-      w.repeat?.length ?? 0,
-      w.chop
-    ];
+  const out = files.map((f) => {
+    const file2 = path8.join(dir, f);
+    const impl = readJsonFile(file2, "an implementation", zodValidator(file2, implementationSchema));
+    if (`${impl.name}.json` !== f) throw new UsageError(`${file2}: its name is ${JSON.stringify(impl.name)}: the file must be ${impl.name}.json`);
+    return impl;
   });
-  const expect = {};
-  for (const key of ["OK", "NON-STRICT"]) {
-    const list = def.expect[key];
-    if (list !== void 0) expect[key] = list.map(wireEvent);
-  }
-  return {
-    format: REPRO_FORMAT,
-    id: def.id,
-    description: def.description,
-    expectation: def.expectation,
-    role: rec.isServer ? "client" : "server",
-    deflate: rec.deflate,
-    expect,
-    close: { ...def.close },
-    echo: def.onMessage === void 0 ? null : def.messageLengthOnly === true ? "length" : "content",
-    needsDeflate: def.deflate !== void 0 || def.deflateOffers !== void 0,
-    adjust: adjustKind(def),
-    blob: Buffer.concat(chunks).toString("base64"),
-    writes,
-    marks: tape.marks.map((m) => [m.t, m.rx, m.tag]),
-    end: tape.end === null ? null : [tape.end.t, tape.end.rx, tape.end.how, tape.end.unclean],
-    overflowed: tape.overflowed
-  };
-}
-function recordingPath(outdir, reportBase) {
-  return resolveInside(path8.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
-}
-async function writeRecording(outdir, reportBase, data) {
-  const file2 = recordingPath(outdir, reportBase);
-  await makeDirectory(path8.dirname(file2));
-  await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
-  return file2;
-}
-async function readRecording(file2) {
-  let parsed;
-  try {
-    parsed = JSON.parse(gunzipSync(await readFile2(file2)).toString("utf8"));
-  } catch (err) {
-    throw new Error(`${file2}: not a wsgate recording (${err.message})`);
-  }
-  const result = reproDataSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`${file2}: not a ${REPRO_FORMAT} recording`);
-  return result.data;
-}
-var REPRO_DATA_DIR, REPRO_FORMAT, eventSchema, writeSchema, reproDataSchema;
-var init_recording_file = __esm({
-  "src/repro/recording-file.ts"() {
-    "use strict";
-    init_zod();
-    init_define();
-    init_own_figures();
-    init_files();
-    REPRO_DATA_DIR = "repro-data";
-    REPRO_FORMAT = "wsgate-repro/1";
-    eventSchema = external_exports.union([
-      external_exports.tuple([external_exports.literal("message"), external_exports.string(), external_exports.boolean()]),
-      external_exports.tuple([external_exports.literal("pong"), external_exports.string()]),
-      external_exports.tuple([external_exports.literal("timeout"), external_exports.string()])
-    ]);
-    writeSchema = external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.string().nullable(), external_exports.number(), external_exports.number()]);
-    reproDataSchema = external_exports.object({
-      format: external_exports.literal(REPRO_FORMAT),
-      id: external_exports.string(),
-      description: external_exports.string(),
-      expectation: external_exports.string(),
-      /** The side under test: a client (wsgate was the server) or a server. */
-      role: external_exports.enum(["client", "server"]),
-      deflate: external_exports.boolean(),
-      /** Expected event lists with full payloads (base64), as the verdict compares them. */
-      expect: external_exports.object({ OK: external_exports.array(eventSchema).optional(), "NON-STRICT": external_exports.array(eventSchema).optional() }),
-      close: external_exports.object({ closedByMe: external_exports.boolean(), closeCode: external_exports.array(external_exports.number()), requireClean: external_exports.boolean(), closedByWrongEndpointIsFatal: external_exports.boolean().optional() }),
-      /** How the case judges the peer's messages itself: echoes of what it sent, by type and length or whole. */
-      echo: external_exports.enum(["length", "content"]).nullable(),
-      /** A permessage-deflate case: UNIMPLEMENTED when the extension was not negotiated. */
-      needsDeflate: external_exports.boolean(),
-      /** The case's own adjustment of the verdicts (Autobahn's overrides), as a kind the script knows. */
-      adjust: external_exports.enum(["wrong-code-fails", "informational", "other"]).nullable(),
-      blob: external_exports.string(),
-      writes: external_exports.array(writeSchema),
-      marks: external_exports.array(external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.string()])),
-      end: external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.enum(["abort", "after-flush"]), external_exports.string().nullable()]).nullable(),
-      /** The tape stopped keeping bytes (too many): the replay is incomplete. */
-      overflowed: external_exports.boolean()
-    });
-  }
-});
-
-// src/repro/script.ts
-import { readFileSync as readFileSync6 } from "node:fs";
-import { gzipSync as gzipSync2 } from "node:zlib";
-function runtime() {
-  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
-  try {
-    runtimeText ??= readFileSync6(new URL("./runtime-bundle.js", import.meta.url), "utf8");
-  } catch (err) {
-    throw new Error(`the repro runtime is missing (${err.message.split("\n")[0] ?? ""}): build wsgate with npm run build`);
-  }
-  return runtimeText;
-}
-function plain2(text) {
-  return text.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]+>/g, "").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
-}
-function comment(text, indent = "") {
-  const out = [];
-  for (const paragraph of text.split("\n")) {
-    let line2 = "";
-    for (const word of paragraph.split(/\s+/).filter((w) => w !== "")) {
-      if (line2 !== "" && line2.length + word.length + 1 > WIDTH - 3 - indent.length) {
-        out.push(`// ${indent}${line2}`);
-        line2 = word;
-      } else line2 = line2 === "" ? word : `${line2} ${word}`;
-    }
-    out.push(`// ${indent}${line2}`.trimEnd());
-  }
+  if (out.length === 0) throw new UsageError(`${dir}: no implementation (NAME.json) in it`);
   return out;
 }
-function recordedUrl(data, blob) {
-  const first = data.writes[0];
-  if (data.role !== "server" || first === void 0) return null;
-  const head2 = blob.subarray(first[3], first[3] + first[4]).toString("latin1");
-  const target = /^GET (\S+)/.exec(head2)?.[1];
-  const host = /^Host:[ \t]*(\S+)/im.exec(head2)?.[1];
-  return target === void 0 || host === void 0 ? null : `ws://${host}${target}`;
-}
-function isWholeReport(run) {
-  return run.expectedClose !== void 0 && run.wirelog !== void 0 && run.expected !== void 0 && run.description !== void 0;
-}
-function headerLines2(data, run, url2, embedded) {
-  const requirement = requirementFor(data.id, run.expectedClose);
-  const why = isWholeReport(run) ? explainResult(run) : null;
-  const file2 = `repro-${data.id}.mjs`;
-  const peer = data.role === "client" ? "a WebSocket client" : "a WebSocket server";
-  const verdict = `${run.behavior} / ${run.behaviorClose}`;
-  return [
-    `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
-    "//",
-    "// What wsgate does in this case:",
-    ...comment(plain2(data.description), "  "),
-    "// What the peer must do:",
-    ...comment(plain2(data.expectation), "  "),
-    `// Requirement (${requirement.rfc}):`,
-    ...comment(plain2(requirement.text), "  "),
-    "//",
-    `// In the run: ${verdict} (behavior / behaviorClose).`,
-    ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
-    ...comment(`behavior: ${run.result}`, "  "),
-    ...comment(`closing: ${run.resultClose}`, "  "),
-    ...comment(
-      `observed events: ${JSON.stringify(run.received).replaceAll("],[", "], [")}; peer close code: ${run.remoteCloseCode === null ? "none" : String(run.remoteCloseCode)}`,
-      "  "
-    ),
-    "//",
-    ...data.role === "client" ? [
-      `// Run it: node ${file2} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
-      "// (any path; an Autobahn-style driver gets 1 from /getCaseCount and a plain close from /updateReports)."
-    ] : [`// Run it: node ${file2} ws://HOST:PORT/PATH   (default: ${url2 ?? "ws://127.0.0.1:9001/"}, the server of the run)`],
-    ...comment(
-      "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages."
-    ),
-    ...data.adjust === "other" ? comment(
-      "This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here."
-    ) : [],
-    ...data.overflowed ? comment("The run wrote more than the recording keeps: the replay stops where the recording did.") : [],
-    `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`
-  ];
-}
-function reproScript(data, run) {
-  const blob = Buffer.from(data.blob, "base64");
-  const gzip = blob.length > PLAIN_BLOB;
-  const embedded = (gzip ? gzipSync2(blob, { level: 9 }) : blob).toString("base64");
-  const runtimeData = {
-    id: data.id,
-    role: data.role,
-    expect: data.expect,
-    close: data.close,
-    echo: data.echo,
-    needsDeflate: data.needsDeflate,
-    adjust: data.adjust,
-    blobGzip: gzip,
-    writes: data.writes,
-    marks: data.marks,
-    end: data.end,
-    url: recordedUrl(data, blob)
-  };
-  const header = headerLines2(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ""}`);
-  const lines = [];
-  for (let i2 = 0; i2 < embedded.length; i2 += WIDTH) lines.push(`  '${embedded.slice(i2, i2 + WIDTH)}',`);
-  return [
-    ...header,
-    "",
-    `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, " ")};`,
-    `DATA.blob = [
-${lines.join("\n")}
-].join('');`,
-    "",
-    `// The runtime: wsgate ${VERSION}'s own code (src/repro/runtime/entry.ts and what it imports), bundled and minified.`,
-    runtime().trimEnd(),
-    ""
-  ].join("\n");
-}
-var runtimeText, PLAIN_BLOB, WIDTH;
-var init_script = __esm({
-  "src/repro/script.ts"() {
+var build, install, version2, role, implementationSchema;
+var init_registry2 = __esm({
+  "src/matrix/registry.ts"() {
     "use strict";
-    init_version();
-    init_explain();
-    init_requirements();
-    runtimeText = null;
-    PLAIN_BLOB = 2048;
-    WIDTH = 100;
+    init_zod();
+    init_errors();
+    init_json_file();
+    build = external_exports.string().min(1).optional();
+    install = external_exports.discriminatedUnion("from", [
+      external_exports.object({ from: external_exports.literal("npm"), package: external_exports.string().min(1), prefix: external_exports.string().min(1).optional(), build }).strict(),
+      external_exports.object({ from: external_exports.literal("apt"), packages: external_exports.array(external_exports.string().min(1)).min(1), build }).strict(),
+      external_exports.object({ from: external_exports.literal("bundled"), build }).strict()
+    ]);
+    version2 = external_exports.discriminatedUnion("from", [
+      // node_modules/PACKAGE/package.json's version (under `prefix` when the install has one).
+      external_exports.object({ from: external_exports.literal("npm"), package: external_exports.string().min(1), prefix: external_exports.string().min(1).optional() }).strict(),
+      // dpkg's idea of the Debian package's version.
+      external_exports.object({ from: external_exports.literal("dpkg"), package: external_exports.string().min(1) }).strict(),
+      // The first line a command prints (e.g. `node --version`).
+      external_exports.object({ from: external_exports.literal("command"), command: external_exports.string().min(1) }).strict()
+    ]);
+    role = external_exports.object({
+      command: external_exports.string().min(1).optional(),
+      /** Extra `wsgate run` arguments this role needs. */
+      args: external_exports.array(external_exports.string()).default([]),
+      /** Case ids or patterns (as --cases takes them) this role cannot play: their cells say "unsupported", not failed. */
+      unsupported: external_exports.array(external_exports.string().min(1)).default([])
+    }).strict().refine((r) => r.command !== void 0 || r.args.length > 0, { message: "a role has a command or arguments" });
+    implementationSchema = external_exports.object({
+      /** The row's name: lower case, digits and dashes (the file is NAME.json). */
+      name: external_exports.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+      /** What a reader knows it by ("websockets (Python)"). */
+      title: external_exports.string().min(1),
+      language: external_exports.string().min(1),
+      homepage: external_exports.string().url(),
+      install,
+      version: version2,
+      roles: external_exports.object({ client: role.optional(), server: role.optional() }).strict(),
+      supports: external_exports.object({ permessageDeflate: external_exports.boolean(), http2: external_exports.boolean() }).strict(),
+      /** A proxy under test: the implementation it stands in front of (its row is named after the proxy). */
+      proxyFor: external_exports.string().optional(),
+      notes: external_exports.string().optional()
+    }).strict().refine((i2) => i2.roles.client !== void 0 || i2.roles.server !== void 0, { message: "an implementation has at least one role" });
   }
 });
 
-// src/repro/keeper.ts
+// src/matrix/result.ts
+import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
+import os2 from "node:os";
 import path9 from "node:path";
-function passedBothAxes(r) {
-  return r.behavior === "OK" && r.behaviorClose === "OK";
-}
-var REPRO_SCRIPT_DIR, ReproKeeper;
-var init_keeper = __esm({
-  "src/repro/keeper.ts"() {
-    "use strict";
-    init_recording();
-    init_files();
-    init_recording_file();
-    init_script();
-    REPRO_SCRIPT_DIR = "repro";
-    ReproKeeper = class {
-      constructor(outdir, scripts) {
-        this.outdir = outdir;
-        this.scripts = scripts;
-      }
-      outdir;
-      scripts;
-      writing = [];
-      problems = [];
-      /** A case was settled: its recording is written if it did not pass, else dropped. */
-      settled(gc) {
-        const result = gc.result;
-        const recording = result === null ? null : takeRecording(result);
-        if (result === null || recording === null || gc.reportBase === null || passedBothAxes(result)) return;
-        const base = gc.reportBase;
-        const data = reproData(recording);
-        this.writing.push(
-          (async () => {
-            await writeRecording(this.outdir, base, data);
-            if (!this.scripts) return;
-            const dir = path9.join(this.outdir, REPRO_SCRIPT_DIR);
-            await makeDirectory(dir);
-            await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
-          })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
-        );
-      }
-      /** Waits for every write; the problems met, one line each. */
-      async finish() {
-        await Promise.all(this.writing);
-        return this.problems;
-      }
-    };
-  }
-});
-
-// src/repro/from-report.ts
-var from_report_exports = {};
-__export(from_report_exports, {
-  reproFromReport: () => reproFromReport
-});
-import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
-import path10 from "node:path";
-async function readJson(file2) {
-  try {
-    return JSON.parse(await readFile3(file2, "utf8"));
-  } catch (err) {
-    throw new UsageError(`cannot read ${file2}: ${err.message.split("\n")[0] ?? ""}`);
-  }
-}
-function pickEntry(index, req, dir) {
-  const agents = Object.keys(index).filter((a2) => index[a2]?.[req.caseId] !== void 0);
-  if (req.agent !== null) {
-    const entry = index[req.agent]?.[req.caseId];
-    if (entry === void 0)
-      throw new UsageError(
-        `no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(", ")})` : ""}`
-      );
-    return { agent: req.agent, entry };
-  }
-  if (agents.length === 0) throw new UsageError(`no report of case ${req.caseId} in ${dir}`);
-  if (agents.length > 1) throw new UsageError(`case ${req.caseId} ran against several agents in ${dir}: name one with --agent (${agents.join(", ")})`);
-  const agent = agents[0];
-  return { agent, entry: index[agent]?.[req.caseId] };
-}
-async function reproFromReport(req) {
-  const dir = path10.resolve(req.from);
-  if (!existsSync2(dir) || !statSync3(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path10.join(dir, "index.json");
-  if (!existsSync2(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
-  const index = await readJson(indexFile);
-  const { agent, entry } = pickEntry(index, req, dir);
-  const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
-  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path10.join(dir, entry.reportfile);
-  if (existsSync2(caseFile) && (await readJson(caseFile)).transport === "h2") {
-    throw new UsageError(
-      `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
-    );
-  }
-  if (everyCase.find((c5) => c5.id === req.caseId)?.attack !== void 0) {
-    throw new UsageError(
-      `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
-    );
-  }
-  if (!existsSync2(path10.join(dir, REPRO_DATA_DIR)))
-    throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
-  const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
-    (f) => existsSync2(f)
-  );
-  if (file2 === void 0)
-    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path10.join(dir, REPRO_DATA_DIR)}`);
-  let data;
-  try {
-    data = await readRecording(file2);
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  const report = await readJson(resolveInside(dir, entry.reportfile));
+function machine() {
+  const cpus = os2.cpus();
   return {
-    script: reproScript(data, report),
-    summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict} in the run`
+    hostname: os2.hostname(),
+    platform: os2.platform(),
+    release: os2.release(),
+    arch: os2.arch(),
+    cpu: cpus[0]?.model ?? "unknown",
+    cpus: cpus.length,
+    node: process.version
   };
 }
-var init_from_report = __esm({
-  "src/repro/from-report.ts"() {
+function matrixFile(selection, rows2, on6 = machine()) {
+  return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
+}
+function notInstalledRow(head2) {
+  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [] };
+}
+function ranRow(head2, matrixDir, selection) {
+  const unsupported = unsupportedCases(head2, selection);
+  const file2 = path9.join(matrixDir, rowKey(head2), "summary.json");
+  const reportDir = existsSync2(file2) ? rowKey(head2) : null;
+  const summary = reportDir === null ? { cases: [], causes: [] } : JSON.parse(readFileSync6(file2, "utf8"));
+  const played2 = summary.cases.map(
+    (c5) => ({
+      id: c5.id,
+      verdict: c5.status,
+      behavior: c5.behavior,
+      behaviorClose: c5.behaviorClose,
+      cause: c5.status === "failed" ? c5.explanation?.cause.title ?? c5.reason : null
+    })
+  );
+  const none = (id) => ({ id, verdict: "unsupported", behavior: null, behaviorClose: null, cause: null });
+  const cases2 = [...played2, ...unsupported.map(none)].sort((a2, b) => compareIds(a2.id, b.id));
+  return {
+    ...head2,
+    reportDir,
+    counts: countOf(cases2),
+    groups: groupsOf(cases2),
+    causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
+    cases: cases2
+  };
+}
+function rowHead(row) {
+  const { name, title, language, homepage } = row.impl;
+  const unsupported = row.impl.roles[row.role]?.unsupported ?? [];
+  return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
+}
+function rowKey(row) {
+  return `${row.name}-${row.role}`;
+}
+function countOf(cases2) {
+  const n3 = (v) => cases2.filter((c5) => c5.verdict === v).length;
+  return { total: cases2.length, passed: n3("passed"), failed: n3("failed"), skipped: n3("skipped"), unsupported: n3("unsupported") };
+}
+function unsupportedCases(head2, selection) {
+  if (head2.unsupported.length === 0) return [];
+  return selectCases(selectedCases(head2.role, selection), head2.unsupported).map((c5) => c5.id);
+}
+function selectedCases(role2, selection) {
+  return selectCases(catalogueFor(false, role2), selection.cases ?? []).filter((c5) => !selection.quick || inQuickSample(c5.id));
+}
+function groupOf2(id) {
+  return id.split(".")[0] ?? id;
+}
+function groupsOf(cases2) {
+  const by = /* @__PURE__ */ new Map();
+  for (const c5 of cases2) by.set(groupOf2(c5.id), [...by.get(groupOf2(c5.id)) ?? [], c5]);
+  return Object.fromEntries([...by].map(([g, cs]) => [g, countOf(cs)]));
+}
+var init_result = __esm({
+  "src/matrix/result.ts"() {
     "use strict";
     init_registry();
+    init_quick();
+    init_select();
+    init_version();
+  }
+});
+
+// src/matrix/version.ts
+import { execFileSync } from "node:child_process";
+import { readFileSync as readFileSync7 } from "node:fs";
+import path10 from "node:path";
+function installedVersion(impl, root) {
+  const where = impl.version;
+  switch (where.from) {
+    case "npm":
+      return npmVersion(path10.resolve(root, where.prefix ?? "."), where.package);
+    case "dpkg":
+      return dpkgVersion(where.package);
+    case "command":
+      return commandVersion(where.command, root);
+  }
+}
+function npmVersion(prefix, pkg) {
+  try {
+    const json2 = JSON.parse(readFileSync7(path10.join(prefix, "node_modules", pkg, "package.json"), "utf8"));
+    return typeof json2.version === "string" && json2.version !== "" ? json2.version : null;
+  } catch {
+    return null;
+  }
+}
+function dpkgVersion(pkg) {
+  try {
+    const out = execFileSync("dpkg-query", ["-W", "-f", "${db:Status-Status} ${Version}", pkg], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const [status, version3] = out.trim().split(" ");
+    return status === "installed" && version3 ? version3 : null;
+  } catch {
+    return null;
+  }
+}
+function commandVersion(command2, root) {
+  try {
+    const out = execFileSync("/bin/sh", ["-c", command2], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: COMMAND_TIMEOUT_MS });
+    const line2 = out.split("\n")[0]?.trim() ?? "";
+    return line2 === "" ? null : line2;
+  } catch {
+    return null;
+  }
+}
+var COMMAND_TIMEOUT_MS;
+var init_version2 = __esm({
+  "src/matrix/version.ts"() {
+    "use strict";
+    COMMAND_TIMEOUT_MS = 2e4;
+  }
+});
+
+// src/matrix/rows.ts
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import path11 from "node:path";
+function planRows(registry2, select, root) {
+  const names = new Set(registry2.map((i2) => i2.name));
+  const unknown2 = select.only.filter((n3) => !names.has(n3));
+  if (unknown2.length > 0) throw new UsageError(`matrix: no implementation ${unknown2.map((n3) => JSON.stringify(n3)).join(", ")} in the registry`);
+  const rows2 = [];
+  for (const impl of registry2) {
+    if (select.only.length > 0 && !select.only.includes(impl.name)) continue;
+    for (const role2 of ["client", "server"]) {
+      const r = impl.roles[role2];
+      if (r === void 0 || select.role !== null && select.role !== role2) continue;
+      const found = r.command === void 0 || programFound(r.command, root);
+      rows2.push({ impl, role: role2, key: `${impl.name}-${role2}`, version: found ? installedVersion(impl, root) : null, install: installScript(impl) });
+    }
+  }
+  return rows2;
+}
+function rowArgs(row, outdir, common2) {
+  const r = row.impl.roles[row.role];
+  if (r === void 0) throw new Error(`${row.key}: no such role`);
+  const command2 = r.command === void 0 ? [] : row.role === "client" ? ["--client", r.command] : ["--server", r.command];
+  const unsupported = r.unsupported.length > 0 ? ["--exclude-cases", ...r.unsupported] : [];
+  const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
+  return ["--role", row.role, ...command2, ...r.args, "--agent", row.impl.name, "--outdir", path11.join(outdir, row.key), ...unsupported, ...own2];
+}
+function withoutJobs(args) {
+  const at = args.indexOf("--jobs");
+  return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+function installScript(impl) {
+  const i2 = impl.install;
+  const main2 = i2.from === "npm" ? `npm install --no-save ${i2.prefix === void 0 ? "" : `--prefix ${i2.prefix} `}${i2.package}` : i2.from === "apt" ? `apt-get install -y ${i2.packages.join(" ")}` : "";
+  return [main2, i2.build ?? ""].filter((l) => l !== "").join(" && ") || "(ships with wsgate, Node.js or the machine)";
+}
+function shellWord2(word, root) {
+  try {
+    return execFileSync2("/bin/sh", ["-c", `printf %s ${word}`], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5e3 });
+  } catch {
+    return "";
+  }
+}
+function programFound(command2, root) {
+  const words = command2.trim().split(/\s+/);
+  const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? "";
+  const program = word.includes("$") ? shellWord2(word, root) : word.replace(/^['"]|['"]$/g, "");
+  if (program === "") return false;
+  const candidates = program.includes("/") ? [path11.resolve(root, program)] : (process.env.PATH ?? "").split(path11.delimiter).map((d) => path11.join(d, program));
+  return candidates.some((f) => {
+    try {
+      accessSync(f, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+var init_rows = __esm({
+  "src/matrix/rows.ts"() {
+    "use strict";
     init_errors();
+    init_version2();
+  }
+});
+
+// src/matrix/site.ts
+function renderSite(m) {
+  const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a2, b) => Number(a2) - Number(b));
+  const shard = m.selection.shard === null ? "" : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
+  const machine2 = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} \xD7 ${m.machine.cpu}, Node.js ${m.machine.node}`;
+  const body = `<header class="bar">wsgate interop matrix</header>
+<main>
+<h1>Interop matrix</h1>
+<p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
+<table>
+<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
+${m.rows.map((r) => rowLine(r, groups)).join("\n")}
+</table>
+<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
+${caseView(m.rows)}
+</main>`;
+  return page("wsgate interop matrix", CSS, body);
+}
+function rowLine(r, groups) {
+  const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a> <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
+  if (r.counts === null || r.reportDir === null) {
+    return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
+  }
+  const report = `${encodeURI(r.reportDir)}/index.html`;
+  const cells = groups.map((g) => cell2(r.groups[g], report));
+  return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td>${cells.join("")}${cell2(r.counts, report)}</tr>`;
+}
+function cell2(c5, href) {
+  if (c5 === void 0 || c5.total === 0) return '<td class="cell case_missing">\u2013</td>';
+  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented"><a href="${href}">unsupported</a></td>`;
+  const played2 = c5.total - c5.unsupported;
+  const cls = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
+  const title = `${c5.passed} passed, ${c5.failed} failed, ${c5.skipped} skipped, ${c5.unsupported} unsupported`;
+  return `<td class="cell ${cls}" title="${title}"><a href="${href}">${c5.passed}/${played2}</a></td>`;
+}
+function caseView(rows2) {
+  const failing = /* @__PURE__ */ new Map();
+  for (const r of rows2) {
+    for (const c5 of r.cases) {
+      if (c5.verdict !== "failed") continue;
+      const causes = failing.get(c5.id) ?? /* @__PURE__ */ new Map();
+      const who = `${r.title} (${r.role}): ${c5.behavior ?? "\u2013"} / ${c5.behaviorClose ?? "\u2013"}`;
+      causes.set(c5.cause ?? "no explanation", [
+        ...causes.get(c5.cause ?? "no explanation") ?? [],
+        `<a href="${encodeURI(rowKey(r))}/index.html">${escapeHtml(who)}</a>`
+      ]);
+      failing.set(c5.id, causes);
+    }
+  }
+  if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
+  const ids = [...failing.keys()].sort(byId);
+  const sections2 = ids.map((id) => {
+    const causes = [...failing.get(id) ?? []].map(([cause, who]) => `<li>${escapeHtml(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join("")}</ul></li>`);
+    return `<h3 id="case-${escapeHtml(id)}">${escapeHtml(id)} <span class="meta">(group ${escapeHtml(groupOf2(id))})</span></h3>
+<ul>${causes.join("")}</ul>`;
+  });
+  return `<h2 id="cases">By case</h2>
+<p class="meta">Who fails each case, and why.</p>
+${sections2.join("\n")}`;
+}
+function byId(a2, b) {
+  const pa = a2.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
+    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+var CSS;
+var init_site = __esm({
+  "src/matrix/site.ts"() {
+    "use strict";
+    init_escape();
+    init_page();
+    init_result();
+    CSS = `
+td.cell { text-align: center; white-space: nowrap; }
+td.cell a { color: inherit; text-decoration: none; display: block; }
+.meta { color: var(--muted); }
+ul.who { margin: .2em 0 .8em; }
+`;
+  }
+});
+
+// src/matrix/matrix.ts
+var matrix_exports = {};
+__export(matrix_exports, {
+  mergeMatrix: () => mergeMatrix,
+  runMatrix: () => runMatrix
+});
+import { existsSync as existsSync3 } from "node:fs";
+import { mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
+import path12 from "node:path";
+import { Writable } from "node:stream";
+async function runMatrix(o2, runRow2, out) {
+  const shard = parseShard2(o2.shard);
+  const rows2 = planRows(readRegistry(o2.implementations), o2, o2.root);
+  await mkdir2(o2.outdir, { recursive: true });
+  const common2 = [
+    ...o2.cases === null ? [] : ["--cases", ...o2.cases],
+    ...o2.quick ? ["--quick"] : [],
+    ...o2.jobs === null ? [] : ["--jobs", String(o2.jobs)],
+    ...o2.shard === null ? [] : ["--shard", o2.shard],
+    "--quiet",
+    "--no-github"
+  ];
+  const selection = { cases: o2.cases === null ? null : [...o2.cases], quick: o2.quick, shard };
+  const done = [];
+  for (const row of rows2) {
+    if (o2.signal?.aborted === true) return ExitCode.Interrupted;
+    if (row.version === null) {
+      out.write(`matrix: ${row.key}: not installed; install: ${row.install}
+`);
+      done.push(notInstalledRow(rowHead(row)));
+      continue;
+    }
+    out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}
+`);
+    if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
+      done.push(ranRow(rowHead(row), o2.outdir, selection));
+      continue;
+    }
+    try {
+      await runRow2(rowArgs(row, o2.outdir, common2));
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`matrix: ${row.key}: ${err.message}`);
+      throw err;
+    }
+    done.push(ranRow(rowHead(row), o2.outdir, selection));
+  }
+  await writeMatrix(o2.outdir, matrixFile(selection, done), out);
+  return ExitCode.Pass;
+}
+async function mergeMatrix(inputs, outdir, env2, out) {
+  if (inputs.length === 0) throw new UsageError("matrix --merge: name the shards\u2019 directories");
+  const shards = await Promise.all(inputs.map(readMatrix));
+  checkShards2(inputs, shards);
+  const first = shards[0];
+  const rows2 = [];
+  for (const head2 of first.rows) {
+    const key = rowKey(head2);
+    const ran = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.reportDir ?? null);
+    if (!head2.installed) {
+      rows2.push(notInstalledRow(head2));
+      continue;
+    }
+    if (ran.some((d) => d !== ran[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
+    if (ran[0] === null) {
+      rows2.push(ranRow(head2, outdir, first.selection));
+      continue;
+    }
+    const config2 = mergeConfig({ inputs: inputs.map((d) => path12.join(d, key)), outdir: path12.join(outdir, key), github: false }, env2);
+    await mergeRuns(config2, discard());
+    rows2.push(ranRow(head2, outdir, first.selection));
+  }
+  await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows2, first.machine), out);
+  return ExitCode.Pass;
+}
+async function writeMatrix(dir, file2, out) {
+  await mkdir2(dir, { recursive: true });
+  await writeFileAtomic(path12.join(dir, "index.html"), renderSite(file2));
+  await writeFileAtomic(path12.join(dir, "matrix.json"), `${JSON.stringify(file2, null, 2)}
+`);
+  out.write(`matrix: ${file2.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html
+`);
+}
+async function readMatrix(dir) {
+  const file2 = path12.join(dir, "matrix.json");
+  if (!existsSync3(file2)) throw new UsageError(`matrix --merge: ${dir}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
+  return JSON.parse(await readFile2(file2, "utf8"));
+}
+function checkShards2(inputs, shards) {
+  const count6 = shards[0]?.selection.shard?.count;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [i2, s] of shards.entries()) {
+    const sh = s.selection.shard;
+    if (sh === null || sh.count !== count6) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} is not a shard of ${count6 ?? "?"}`);
+    if (seen.has(sh.index)) throw new UsageError(`matrix --merge: shard ${sh.index}/${sh.count} is given twice`);
+    seen.add(sh.index);
+    if (s.rows.map(rowKey).join() !== shards[0]?.rows.map(rowKey).join()) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} has other rows`);
+  }
+  if (seen.size !== count6) throw new UsageError(`matrix --merge: ${seen.size} of ${count6 ?? "?"} shards given`);
+}
+function parseShard2(shard) {
+  if (shard === null) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = Number(m?.[1]);
+  const count6 = Number(m?.[2]);
+  if (m === null || index < 1 || index > count6) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
+  return { index, count: count6 };
+}
+function discard() {
+  return new Writable({ write: (_c2, _e, done) => done() });
+}
+var init_matrix = __esm({
+  "src/matrix/matrix.ts"() {
+    "use strict";
     init_files();
-    init_keeper();
-    init_recording_file();
-    init_script();
+    init_judge_merge();
+    init_errors();
+    init_merge();
+    init_registry2();
+    init_result();
+    init_rows();
+    init_site();
   }
 });
 
@@ -49118,9 +49195,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path26 = q < 0 ? target : target.slice(0, q);
+  const path31 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path26, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path31, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -49173,9 +49250,9 @@ function checkUpgradeHeaders(headers) {
   if (versions !== void 0 && versions.length > 1) {
     return fail2(400, "HTTP Sec-WebSocket-Version header appears more than once in opening handshake request");
   }
-  const version2 = versions?.[0];
-  if (version2 === void 0 || !SUPPORTED_VERSIONS.has(version2)) {
-    const what = version2 === void 0 ? "HTTP Sec-WebSocket-Version header missing" : `WebSocket version ${show2(version2)} not supported`;
+  const version3 = versions?.[0];
+  if (version3 === void 0 || !SUPPORTED_VERSIONS.has(version3)) {
+    const what = version3 === void 0 ? "HTTP Sec-WebSocket-Version header missing" : `WebSocket version ${show2(version3)} not supported`;
     return fail2(426, `${what} (supported versions: 13)`, [["Sec-WebSocket-Version", "13"]]);
   }
   const keys = headers.get("sec-websocket-key");
@@ -49189,7 +49266,7 @@ function checkUpgradeHeaders(headers) {
   if (extensions !== void 0 && extensions.length > 1) {
     return fail2(400, "HTTP Sec-WebSocket-Extensions header appears more than once in opening handshake request");
   }
-  return { key, version: version2 };
+  return { key, version: version3 };
 }
 function hasToken(values, token) {
   for (const v of values) {
@@ -49432,7 +49509,7 @@ __export(run_config_exports, {
   REFERENCE_SERVER_COMMAND: () => REFERENCE_SERVER_COMMAND,
   resolveRunConfig: () => resolveRunConfig
 });
-import path11 from "node:path";
+import path13 from "node:path";
 function resolveRunConfig(input3, sources = {}) {
   const o2 = parseWith(runSchema, withSpec(input3, sources.spec));
   const server = serverUnderTest(o2);
@@ -49485,7 +49562,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path11.resolve(o2.outdir ?? defaultOutdir);
+  const outdir = path13.resolve(o2.outdir ?? defaultOutdir);
   return {
     agent,
     outdir,
@@ -49494,12 +49571,12 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
     failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path11.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path11.resolve(o2.writeBaseline),
+    baseline: o2.baseline === null ? null : path13.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path13.resolve(o2.writeBaseline),
     github: o2.github,
     quiet: o2.quiet,
-    junit: path11.resolve(o2.junit ?? path11.join(outdir, "junit.xml")),
-    json: path11.resolve(o2.json ?? path11.join(outdir, "summary.json")),
+    junit: path13.resolve(o2.junit ?? path13.join(outdir, "junit.xml")),
+    json: path13.resolve(o2.json ?? path13.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     // The profile measures each case's growth of the peer's one process tree: cases at once would share
     // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
@@ -50606,7 +50683,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path26, options) {
+    function checkPathExt(path31, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -50617,25 +50694,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path26.substr(-p.length).toLowerCase() === p) {
+        if (p && path31.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path26, options) {
+    function checkStat(stat4, path31, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path26, options);
+      return checkPathExt(path31, options);
     }
-    function isexe(path26, options, cb) {
-      fs.stat(path26, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path26, options));
+    function isexe(path31, options, cb) {
+      fs.stat(path31, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path31, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs.statSync(path26), path26, options);
+    function sync(path31, options) {
+      return checkStat(fs.statSync(path31), path31, options);
     }
   }
 });
@@ -50646,13 +50723,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path26, options, cb) {
-      fs.stat(path26, function(er, stat4) {
+    function isexe(path31, options, cb) {
+      fs.stat(path31, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs.statSync(path26), options);
+    function sync(path31, options) {
+      return checkStat(fs.statSync(path31), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -50685,7 +50762,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path26, options, cb) {
+    function isexe(path31, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -50695,7 +50772,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path26, options || {}, function(er, is) {
+          isexe(path31, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -50704,7 +50781,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path26, options || {}, function(er, is) {
+      core(path31, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -50714,9 +50791,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path26, options) {
+    function sync(path31, options) {
       try {
-        return core.sync(path26, options || {});
+        return core.sync(path31, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -50732,7 +50809,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path26 = __require("path");
+    var path31 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -50770,7 +50847,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path31.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -50797,7 +50874,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path31.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50845,7 +50922,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path31 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50863,7 +50940,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path26.delimiter : void 0
+          pathExt: withoutPathExt ? path31.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50872,7 +50949,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path26.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path31.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -50926,8 +51003,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path26, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path26.split("/").pop();
+      const [path31, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path31.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -50962,7 +51039,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path31 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -50987,7 +51064,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path26.normalize(parsed.command);
+        parsed.command = path31.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -51122,7 +51199,7 @@ var init_default2 = __esm({
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path12 from "node:path";
+import path14 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 function toPath(urlOrPath) {
   return urlOrPath instanceof URL ? fileURLToPath3(urlOrPath) : urlOrPath;
@@ -51130,12 +51207,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path12.resolve(toPath(startPath));
+      let currentPath = path14.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path12.resolve(currentPath, "..");
+        currentPath = path14.resolve(currentPath, "..");
       }
     }
   };
@@ -51151,7 +51228,7 @@ var init_node = __esm({
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path13 from "node:path";
+import path15 from "node:path";
 var npmRunPath, applyPreferLocal, applyExecPath, npmRunPathEnv;
 var init_npm_run_path = __esm({
   "node_modules/npm-run-path/index.js"() {
@@ -51164,27 +51241,27 @@ var init_npm_run_path = __esm({
       execPath: execPath2 = process4.execPath,
       addExecPath = true
     } = {}) => {
-      const cwdPath = path13.resolve(toPath(cwd));
+      const cwdPath = path15.resolve(toPath(cwd));
       const result = [];
-      const pathParts = pathOption.split(path13.delimiter);
+      const pathParts = pathOption.split(path15.delimiter);
       if (preferLocal) {
         applyPreferLocal(result, pathParts, cwdPath);
       }
       if (addExecPath) {
         applyExecPath(result, pathParts, execPath2, cwdPath);
       }
-      return pathOption === "" || pathOption === path13.delimiter ? `${result.join(path13.delimiter)}${pathOption}` : [...result, pathOption].join(path13.delimiter);
+      return pathOption === "" || pathOption === path15.delimiter ? `${result.join(path15.delimiter)}${pathOption}` : [...result, pathOption].join(path15.delimiter);
     };
     applyPreferLocal = (result, pathParts, cwdPath) => {
       for (const directory of traversePathUp(cwdPath)) {
-        const pathPart = path13.join(directory, "node_modules/.bin");
+        const pathPart = path15.join(directory, "node_modules/.bin");
         if (!pathParts.includes(pathPart)) {
           result.push(pathPart);
         }
       }
     };
     applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-      const pathPart = path13.resolve(cwdPath, toPath(execPath2), "..");
+      const pathPart = path15.resolve(cwdPath, toPath(execPath2), "..");
       if (!pathParts.includes(pathPart)) {
         result.push(pathPart);
       }
@@ -51535,7 +51612,7 @@ var init_core3 = __esm({
 });
 
 // node_modules/human-signals/build/src/signals.js
-import { constants } from "node:os";
+import { constants as constants2 } from "node:os";
 var getSignals, normalizeSignal;
 var init_signals = __esm({
   "node_modules/human-signals/build/src/signals.js"() {
@@ -51556,7 +51633,7 @@ var init_signals = __esm({
     }) => {
       const {
         signals: { [name]: constantSignal }
-      } = constants;
+      } = constants2;
       const supported = constantSignal !== void 0;
       const number4 = supported ? constantSignal : defaultNumber;
       return { name, number: number4, description, supported, action, forced, standard };
@@ -51565,7 +51642,7 @@ var init_signals = __esm({
 });
 
 // node_modules/human-signals/build/src/main.js
-import { constants as constants2 } from "node:os";
+import { constants as constants3 } from "node:os";
 var getSignalsByName, getSignalByName, signalsByName, getSignalsByNumber, getSignalByNumber, findSignalByNumber, signalsByNumber;
 var init_main = __esm({
   "node_modules/human-signals/build/src/main.js"() {
@@ -51613,7 +51690,7 @@ var init_main = __esm({
       };
     };
     findSignalByNumber = (number4, signals2) => {
-      const signal = signals2.find(({ name }) => constants2.signals[name] === number4);
+      const signal = signals2.find(({ name }) => constants3.signals[name] === number4);
       if (signal !== void 0) {
         return signal;
       }
@@ -51624,7 +51701,7 @@ var init_main = __esm({
 });
 
 // node_modules/execa/lib/terminate/signal.js
-import { constants as constants3 } from "node:os";
+import { constants as constants4 } from "node:os";
 var normalizeKillSignal, normalizeSignalArgument, normalizeSignal2, normalizeSignalInteger, getSignalsIntegerToName, signalsIntegerToName, normalizeSignalName, getAvailableSignals, getAvailableSignalNames, getAvailableSignalIntegers, getSignalDescription;
 var init_signal = __esm({
   "node_modules/execa/lib/terminate/signal.js"() {
@@ -51654,13 +51731,13 @@ ${getAvailableSignals()}`);
       throw new TypeError(`Invalid ${optionName} ${signalInteger}: this signal integer does not exist.
 ${getAvailableSignals()}`);
     };
-    getSignalsIntegerToName = () => new Map(Object.entries(constants3.signals).reverse().map(([signalName, signalInteger]) => [signalInteger, signalName]));
+    getSignalsIntegerToName = () => new Map(Object.entries(constants4.signals).reverse().map(([signalName, signalInteger]) => [signalInteger, signalName]));
     signalsIntegerToName = getSignalsIntegerToName();
     normalizeSignalName = (signalName, optionName) => {
-      if (signalName in constants3.signals) {
+      if (signalName in constants4.signals) {
         return signalName;
       }
-      if (signalName.toUpperCase() in constants3.signals) {
+      if (signalName.toUpperCase() in constants4.signals) {
         throw new TypeError(`Invalid ${optionName} '${signalName}': please rename it to '${signalName.toUpperCase()}'.`);
       }
       throw new TypeError(`Invalid ${optionName} '${signalName}': this signal name does not exist.
@@ -51668,8 +51745,8 @@ ${getAvailableSignals()}`);
     };
     getAvailableSignals = () => `Available signal names: ${getAvailableSignalNames()}.
 Available signal numbers: ${getAvailableSignalIntegers()}.`;
-    getAvailableSignalNames = () => Object.keys(constants3.signals).sort().map((signalName) => `'${signalName}'`).join(", ");
-    getAvailableSignalIntegers = () => [...new Set(Object.values(constants3.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
+    getAvailableSignalNames = () => Object.keys(constants4.signals).sort().map((signalName) => `'${signalName}'`).join(", ");
+    getAvailableSignalIntegers = () => [...new Set(Object.values(constants4.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
     getSignalDescription = (signal) => signalsByName[signal].description;
   }
 });
@@ -52468,7 +52545,7 @@ var init_timeout = __esm({
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path14 from "node:path";
+import path16 from "node:path";
 var mapNode, handleNodeOption;
 var init_node2 = __esm({
   "node_modules/execa/lib/methods/node.js"() {
@@ -52491,7 +52568,7 @@ var init_node2 = __esm({
         throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
       }
       const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-      const resolvedNodePath = path14.resolve(cwd, normalizedNodePath);
+      const resolvedNodePath = path16.resolve(cwd, normalizedNodePath);
       const newOptions = {
         ...options,
         nodePath: resolvedNodePath,
@@ -52501,7 +52578,7 @@ var init_node2 = __esm({
       if (!shouldHandleNode) {
         return [file2, commandArguments, newOptions];
       }
-      if (path14.basename(file2, ".exe") === "node") {
+      if (path16.basename(file2, ".exe") === "node") {
         throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
       }
       return [
@@ -52602,8 +52679,8 @@ Please rename it to one of: ${correctEncodings}.`);
 });
 
 // node_modules/execa/lib/arguments/cwd.js
-import { statSync as statSync4 } from "node:fs";
-import path15 from "node:path";
+import { statSync as statSync3 } from "node:fs";
+import path17 from "node:path";
 import process5 from "node:process";
 var normalizeCwd, getDefaultCwd, fixCwdError;
 var init_cwd = __esm({
@@ -52611,7 +52688,7 @@ var init_cwd = __esm({
     init_file_url();
     normalizeCwd = (cwd = getDefaultCwd()) => {
       const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-      return path15.resolve(cwdString);
+      return path17.resolve(cwdString);
     };
     getDefaultCwd = () => {
       try {
@@ -52628,7 +52705,7 @@ ${error62.message}`;
       }
       let cwdStat;
       try {
-        cwdStat = statSync4(cwd);
+        cwdStat = statSync3(cwd);
       } catch (error62) {
         return `The "cwd" option is invalid: ${cwd}.
 ${error62.message}
@@ -52644,7 +52721,7 @@ ${originalMessage}`;
 });
 
 // node_modules/execa/lib/arguments/options.js
-import path16 from "node:path";
+import path18 from "node:path";
 import process6 from "node:process";
 var import_cross_spawn, normalizeOptions, addDefaultOptions, getEnv;
 var init_options = __esm({
@@ -52678,7 +52755,7 @@ var init_options = __esm({
       options.killSignal = normalizeKillSignal(options.killSignal);
       options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
       options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-      if (process6.platform === "win32" && path16.basename(file2, ".exe") === "cmd") {
+      if (process6.platform === "win32" && path18.basename(file2, ".exe") === "cmd") {
         commandArguments.unshift("/q");
       }
       return { file: file2, commandArguments, options };
@@ -53410,7 +53487,7 @@ ${originalMessage}`;
 
 // node_modules/execa/lib/return/result.js
 var makeSuccessResult, makeEarlyError, makeError, getErrorProperties, omitUndefinedProperties, normalizeExitPayload;
-var init_result = __esm({
+var init_result2 = __esm({
   "node_modules/execa/lib/return/result.js"() {
     init_signal();
     init_duration();
@@ -54171,7 +54248,7 @@ var init_stdio_option = __esm({
 });
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream, handleNativeStreamSync, getTargetFd, getTargetFdNumber, handleNativeStreamAsync, getStandardStream;
 var init_native = __esm({
@@ -54212,7 +54289,7 @@ var init_native = __esm({
       if (tty2.isatty(targetFdNumber)) {
         throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
       }
-      return { type: "uint8Array", value: bufferToUint8Array(readFileSync7(targetFdNumber)), optionName };
+      return { type: "uint8Array", value: bufferToUint8Array(readFileSync8(targetFdNumber)), optionName };
     };
     getTargetFdNumber = (value, fdNumber) => {
       if (value === "inherit") {
@@ -54548,7 +54625,7 @@ For example, you can use the \`pathToFileURL()\` method of the \`url\` core modu
 });
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 var handleStdioSync, forbiddenIfSync, forbiddenNativeIfSync, throwInvalidSyncValue, addProperties, addPropertiesSync;
 var init_handle_sync = __esm({
   "node_modules/execa/lib/stdio/handle-sync.js"() {
@@ -54582,8 +54659,8 @@ var init_handle_sync = __esm({
     addPropertiesSync = {
       input: {
         ...addProperties,
-        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync8(value))] }),
-        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync8(file2))] }),
+        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync9(value))] }),
+        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync9(file2))] }),
         fileNumber: forbiddenIfSync,
         iterable: ({ value }) => ({ contents: [...value] }),
         string: ({ value }) => ({ contents: [value] }),
@@ -55118,13 +55195,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path26, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path26 === "string" ? path26 : path26.toString();
+      for (const { path: path31, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path31 === "string" ? path31 : path31.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path26, serializedResult);
+          appendFileSync(path31, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path26, serializedResult);
+          writeFileSync(path31, serializedResult);
         }
       }
     };
@@ -55237,7 +55314,7 @@ var init_main_sync = __esm({
     init_command();
     init_options();
     init_shell();
-    init_result();
+    init_result2();
     init_reject();
     init_handle_sync();
     init_strip_newline();
@@ -55583,14 +55660,14 @@ import { ChildProcess as ChildProcess2 } from "node:child_process";
 import {
   PassThrough,
   Readable,
-  Writable,
+  Writable as Writable2,
   Duplex
 } from "node:stream";
 var handleEarlyError, createDummyStreams, createDummyStream, readable, writable, duplex, handleDummyPromise;
 var init_early_error = __esm({
   "node_modules/execa/lib/return/early-error.js"() {
     init_handle();
-    init_result();
+    init_result2();
     init_reject();
     handleEarlyError = ({ error: error62, command: command2, escapedCommand, fileDescriptors, options, startTime, verboseInfo }) => {
       cleanupCustomStreams(fileDescriptors);
@@ -55631,7 +55708,7 @@ var init_early_error = __esm({
     };
     readable = () => new Readable({ read() {
     } });
-    writable = () => new Writable({ write() {
+    writable = () => new Writable2({ write() {
     } });
     duplex = () => new Duplex({ read() {
     }, write() {
@@ -55643,7 +55720,7 @@ var init_early_error = __esm({
 // node_modules/execa/lib/stdio/handle-async.js
 import { createReadStream, createWriteStream } from "node:fs";
 import { Buffer as Buffer4 } from "node:buffer";
-import { Readable as Readable2, Writable as Writable2, Duplex as Duplex2 } from "node:stream";
+import { Readable as Readable2, Writable as Writable3, Duplex as Duplex2 } from "node:stream";
 var handleStdioAsync, forbiddenIfAsync, addProperties2, addPropertiesAsync;
 var init_handle_async = __esm({
   "node_modules/execa/lib/stdio/handle-async.js"() {
@@ -55683,7 +55760,7 @@ var init_handle_async = __esm({
         ...addProperties2,
         fileUrl: ({ value }) => ({ stream: createWriteStream(value) }),
         filePath: ({ value: { file: file2, append: append2 } }) => ({ stream: createWriteStream(file2, append2 ? { flags: "a" } : {}) }),
-        webStream: ({ value }) => ({ stream: Writable2.fromWeb(value) }),
+        webStream: ({ value }) => ({ stream: Writable3.fromWeb(value) }),
         iterable: forbiddenIfAsync,
         asyncIterable: forbiddenIfAsync,
         string: forbiddenIfAsync,
@@ -56395,7 +56472,7 @@ var init_pipe_arguments = __esm({
 var handlePipeArgumentsError, getPipeArgumentsError, createNonCommandError, PIPE_COMMAND_MESSAGE;
 var init_throw = __esm({
   "node_modules/execa/lib/pipe/throw.js"() {
-    init_result();
+    init_result2();
     init_pipeline();
     handlePipeArgumentsError = ({
       sourceStream,
@@ -57323,7 +57400,7 @@ var init_readable = __esm({
 });
 
 // node_modules/execa/lib/convert/writable.js
-import { Writable as Writable3 } from "node:stream";
+import { Writable as Writable4 } from "node:stream";
 import { callbackify as callbackify3 } from "node:util";
 var createWritable, getSubprocessStdin, getWritableMethods, onWrite, onWritableFinal, onStdinFinished, onWritableDestroy, destroyOtherWritable;
 var init_writable = __esm({
@@ -57333,7 +57410,7 @@ var init_writable = __esm({
     init_shared();
     createWritable = ({ subprocess, concurrentStreams }, { to } = {}) => {
       const { subprocessStdin, waitWritableFinal, waitWritableDestroy } = getSubprocessStdin(subprocess, to, concurrentStreams);
-      const writable2 = new Writable3({
+      const writable2 = new Writable4({
         ...getWritableMethods(subprocessStdin, subprocess, waitWritableFinal),
         destroy: callbackify3(onWritableDestroy.bind(void 0, {
           subprocessStdin,
@@ -57546,7 +57623,7 @@ var init_main_async = __esm({
     init_fd_options();
     init_shell();
     init_methods();
-    init_result();
+    init_result2();
     init_reject();
     init_early_error();
     init_handle_async();
@@ -57836,7 +57913,7 @@ var init_command2 = __esm({
 
 // node_modules/execa/lib/methods/script.js
 var setScriptSync, mapScriptAsync, mapScriptSync, getScriptOptions, getScriptStdinOption, deepScriptOptions;
-var init_script2 = __esm({
+var init_script = __esm({
   "node_modules/execa/lib/methods/script.js"() {
     setScriptSync = (boundExeca, createNested, boundOptions) => {
       boundExeca.sync = createNested(mapScriptSync, boundOptions);
@@ -57857,7 +57934,7 @@ var init_execa = __esm({
     init_create();
     init_command2();
     init_node2();
-    init_script2();
+    init_script();
     init_methods();
     execa = createExeca(() => ({}));
     execaSync = createExeca(() => ({ isSync: true }));
@@ -59411,22 +59488,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path26, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path26 === "string" && /^\.\.?\//.test(path26)) {
+function __rewriteRelativeImportExtension(path31, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path31 === "string" && /^\.\.?\//.test(path31)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path26.slice(-extension.length);
+        var suffix = path31.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path26 : path26.slice(0, -extension.length) + output2;
+          return output2 === extension ? path31 : path31.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path26.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path31.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path26;
+  return path31;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -71947,14 +72024,14 @@ var require_lazy_helpers = __commonJS({
       }
       createHandler(delayedObject) {
         const handler = {};
-        const install = (name) => {
+        const install2 = (name) => {
           handler[name] = (...args) => {
             args[0] = delayedObject();
             const method = Reflect[name];
             return method(...args);
           };
         };
-        this.reflectMethods.forEach(install);
+        this.reflectMethods.forEach(install2);
         return handler;
       }
     };
@@ -72239,14 +72316,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path26 = [token];
+          const path31 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path26.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path26, currentToken].join(" -> ")}`);
+            if (path31.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path31, currentToken].join(" -> ")}`);
             }
-            path26.push(currentToken);
+            path31.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -77514,14 +77591,14 @@ var init_certificates = __esm({
 });
 
 // src/tls/setup.ts
-import { readFileSync as readFileSync9, rmSync } from "node:fs";
+import { readFileSync as readFileSync10, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
-import os2 from "node:os";
-import path17 from "node:path";
+import os3 from "node:os";
+import path19 from "node:path";
 import tls from "node:tls";
 function readPem(flag, file2) {
   try {
-    return readFileSync9(file2, "utf8");
+    return readFileSync10(file2, "utf8");
   } catch (err) {
     throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
   }
@@ -77547,16 +77624,16 @@ async function prepareTls(config2, options) {
   if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
   const pki = await generatePki(options.hosts);
   await makeDirectory(options.outdir);
-  const caFile = path17.join(options.outdir, CA_FILE_NAME);
+  const caFile = path19.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
   if (!options.serverFiles)
     return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path17.join(os2.tmpdir(), "wsgate-tls-"));
+  const dir = await mkdtemp(path19.join(os3.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
-  const certFile = path17.join(dir, "server-cert.pem");
-  const keyFile = path17.join(dir, "server-key.pem");
+  const certFile = path19.join(dir, "server-cert.pem");
+  const keyFile = path19.join(dir, "server-key.pem");
   await writeFile2(certFile, pki.cert, { mode: 384 });
   await writeFile2(keyFile, pki.key, { mode: 384 });
   return {
@@ -77589,11 +77666,11 @@ var init_setup3 = __esm({
 });
 
 // src/processes/proc.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync10 } from "node:fs";
+import { readdirSync as readdirSync4, readFileSync as readFileSync11 } from "node:fs";
 function procPids() {
   let entries;
   try {
-    entries = readdirSync3("/proc");
+    entries = readdirSync4("/proc");
   } catch {
     return null;
   }
@@ -77602,7 +77679,7 @@ function procPids() {
 function procStat(pid) {
   let line2;
   try {
-    line2 = readFileSync10(`/proc/${pid}/stat`, "utf8");
+    line2 = readFileSync11(`/proc/${pid}/stat`, "utf8");
   } catch {
     return null;
   }
@@ -77626,7 +77703,7 @@ function isLive(stat4) {
 }
 function environHas(pid, entry) {
   try {
-    const environ = readFileSync10(`/proc/${pid}/environ`);
+    const environ = readFileSync11(`/proc/${pid}/environ`);
     const needle = Buffer.from(`${entry}\0`);
     const at = environ.indexOf(needle);
     return at === 0 || at > 0 && environ[at - 1] === 0;
@@ -77636,14 +77713,14 @@ function environHas(pid, entry) {
 }
 function commandLineHas(pid, text) {
   try {
-    return readFileSync10(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
+    return readFileSync11(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
   } catch {
     return false;
   }
 }
 function residentBytes(pid) {
   try {
-    const status = readFileSync10(`/proc/${pid}/status`, "utf8");
+    const status = readFileSync11(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
     return kb === void 0 ? null : Number(kb) * 1024;
   } catch {
@@ -78440,6 +78517,27 @@ var init_wire_recorder = __esm({
   }
 });
 
+// src/play/recording.ts
+function attachRecording(result, recording) {
+  recordings.set(result, recording);
+}
+function passRecording(from2, to) {
+  const r = takeRecording(from2);
+  if (r !== null) recordings.set(to, r);
+}
+function takeRecording(result) {
+  const r = recordings.get(result) ?? null;
+  recordings.delete(result);
+  return r;
+}
+var recordings;
+var init_recording = __esm({
+  "src/play/recording.ts"() {
+    "use strict";
+    recordings = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/play/h2-facet.ts
 function h2Facet(connection) {
   if (connection.transport.h2 === void 0) return null;
@@ -78473,7 +78571,7 @@ var init_h2_facet = __esm({
 });
 
 // src/util/kernel-queues.ts
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync12 } from "node:fs";
 function endpoint(hex4) {
   const [addr = "", port = ""] = hex4.split(":");
   const words = addr.match(/.{8}/g) ?? [];
@@ -78501,7 +78599,7 @@ function tcpTableRows() {
   for (const file2 of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text;
     try {
-      text = readFileSync11(file2, "latin1");
+      text = readFileSync12(file2, "latin1");
     } catch {
       continue;
     }
@@ -79148,8 +79246,8 @@ function newConnectionRecord() {
     scriptedHandshake: false
   };
 }
-function frameReaderFor(role, compressionNegotiated, maxFramePayload) {
-  return new FrameReader({ requireMask: role === "server", refuseMask: role === "client", compressionNegotiated, maxFramePayload, unmaskInPlace: true });
+function frameReaderFor(role2, compressionNegotiated, maxFramePayload) {
+  return new FrameReader({ requireMask: role2 === "server", refuseMask: role2 === "client", compressionNegotiated, maxFramePayload, unmaskInPlace: true });
 }
 var init_connection_types = __esm({
   "src/core/connection-types.ts"() {
@@ -81269,9 +81367,9 @@ var init_browser_page = __esm({
 
 // src/server/static-files.ts
 import { realpath, stat as stat2 } from "node:fs/promises";
-import path18 from "node:path";
+import path20 from "node:path";
 function contentType(file2) {
-  return CONTENT_TYPES[path18.extname(file2)] ?? "application/octet-stream";
+  return CONTENT_TYPES[path20.extname(file2)] ?? "application/octet-stream";
 }
 async function fileInside(dir, base, rel) {
   let decoded;
@@ -81281,12 +81379,12 @@ async function fileInside(dir, base, rel) {
     return null;
   }
   if (decoded.includes("\0")) return null;
-  let file2 = path18.resolve(base, decoded);
+  let file2 = path20.resolve(base, decoded);
   try {
-    if ((await stat2(file2)).isDirectory()) file2 = path18.join(file2, "index.html");
+    if ((await stat2(file2)).isDirectory()) file2 = path20.join(file2, "index.html");
     const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
-    const inside = path18.relative(realDir, real);
-    if (inside === "" || inside.startsWith("..") || path18.isAbsolute(inside)) return null;
+    const inside = path20.relative(realDir, real);
+    if (inside === "" || inside.startsWith("..") || path20.isAbsolute(inside)) return null;
     return (await stat2(real)).isFile() ? real : null;
   } catch {
     return null;
@@ -81309,7 +81407,7 @@ var init_static_files = __esm({
 });
 
 // src/server/pages.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 function fuzzingServerPages(outdir) {
   const page2 = Buffer.from(browserPage({ wsPort: null, reportsHref: `${REPORTS_PATH}index.html` }), "utf8");
   return async (target) => {
@@ -81323,7 +81421,7 @@ function fuzzingServerPages(outdir) {
     if (!urlPath.startsWith(REPORTS_PATH)) return null;
     const file2 = await fileInside(outdir, outdir, urlPath.slice(REPORTS_PATH.length));
     if (file2 === null) return buildHttpResponse(404, CONTENT_TYPES[".txt"] ?? "", Buffer.from("not found\n"));
-    return buildHttpResponse(200, contentType(file2), await readFile4(file2));
+    return buildHttpResponse(200, contentType(file2), await readFile3(file2));
   };
 }
 var REPORTS_PATH;
@@ -81914,7 +82012,7 @@ var init_tree_memory = __esm({
 });
 
 // src/processes/listener.ts
-import { readdirSync as readdirSync4, readlinkSync } from "node:fs";
+import { readdirSync as readdirSync5, readlinkSync } from "node:fs";
 function listeningInodes(port) {
   const hex4 = port.toString(16).toUpperCase().padStart(4, "0");
   const listening = tcpTableRows().filter((f) => f.length >= 10 && f[3] === "0A" && (f[1] ?? "").split(":")[1] === hex4);
@@ -81930,7 +82028,7 @@ function holders(inodes) {
   for (const pid of procPids() ?? []) {
     let fds;
     try {
-      fds = readdirSync4(`/proc/${pid}/fd`);
+      fds = readdirSync5(`/proc/${pid}/fd`);
     } catch {
       continue;
     }
@@ -82423,21 +82521,21 @@ var init_browser = __esm({
 
 // src/browsers/engines.ts
 import { createHash as createHash5, X509Certificate } from "node:crypto";
-import { accessSync, constants as constants4 } from "node:fs";
+import { accessSync as accessSync2, constants as constants5 } from "node:fs";
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path19 from "node:path";
+import path21 from "node:path";
 function findExecutable(name, env2 = process.env) {
   const runnable = (file2) => {
     try {
-      accessSync(file2, constants4.X_OK);
+      accessSync2(file2, constants5.X_OK);
       return true;
     } catch {
       return false;
     }
   };
-  if (name.includes("/")) return runnable(name) ? path19.resolve(name) : null;
-  for (const dir of (env2.PATH ?? "").split(path19.delimiter).filter((d) => d !== "")) {
-    const file2 = path19.join(dir, name);
+  if (name.includes("/")) return runnable(name) ? path21.resolve(name) : null;
+  for (const dir of (env2.PATH ?? "").split(path21.delimiter).filter((d) => d !== "")) {
+    const file2 = path21.join(dir, name);
     if (runnable(file2)) return file2;
   }
   return null;
@@ -82450,7 +82548,7 @@ function discoverEngine(kind, env2 = process.env) {
   return null;
 }
 function webkitPort(executable) {
-  return path19.basename(executable).startsWith("cog") ? "wpe" : "gtk";
+  return path21.basename(executable).startsWith("cog") ? "wpe" : "gtk";
 }
 function engineArgv(kind, plan) {
   const { executable, page: page2, profile, env: env2, spki } = plan;
@@ -82488,7 +82586,7 @@ function engineArgv(kind, plan) {
 async function prepareProfile(kind, profile) {
   if (kind.engine !== "firefox") return;
   const lines = Object.entries(FIREFOX_PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
-  await writeFile3(path19.join(profile, "user.js"), `${lines.join("\n")}
+  await writeFile3(path21.join(profile, "user.js"), `${lines.join("\n")}
 `);
 }
 function agentFromVersion(kind, line2) {
@@ -82570,8 +82668,8 @@ var init_engines = __esm({
 
 // src/browsers/launch.ts
 import { mkdtemp as mkdtemp2, rm } from "node:fs/promises";
-import os3 from "node:os";
-import path20 from "node:path";
+import os4 from "node:os";
+import path22 from "node:path";
 async function setUpBrowser(choice, env2 = process.env) {
   const kind = ENGINES[choice.engine];
   let executable;
@@ -82593,7 +82691,7 @@ async function engineAgent(kind, executable, env2) {
     reject: false,
     timeout: VERSION_TIMEOUT_MS,
     stdin: "ignore",
-    env: { ...env2, HOME: os3.tmpdir() },
+    env: { ...env2, HOME: os4.tmpdir() },
     extendEnv: false
   });
   if (run.failed && run.exitCode === void 0)
@@ -82602,7 +82700,7 @@ async function engineAgent(kind, executable, env2) {
 ${String(run.stderr)}`);
 }
 async function launchBrowser(setup, page2, spki, env2 = process.env) {
-  const profile = await mkdtemp2(path20.join(os3.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  const profile = await mkdtemp2(path22.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
   let started = null;
   try {
     await prepareProfile(setup.kind, profile);
@@ -82611,9 +82709,9 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
       HOME: profile,
-      XDG_CONFIG_HOME: path20.join(profile, ".config"),
-      XDG_CACHE_HOME: path20.join(profile, ".cache"),
-      XDG_DATA_HOME: path20.join(profile, ".local")
+      XDG_CONFIG_HOME: path22.join(profile, ".config"),
+      XDG_CACHE_HOME: path22.join(profile, ".cache"),
+      XDG_DATA_HOME: path22.join(profile, ".local")
     };
     started = startCommand(`exec ${command2}`, home, profile);
     const proc = started;
@@ -83158,12 +83256,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path26) {
+function probeFields(scheme, authority, path31) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path26],
+    [":path", path31],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -83639,11 +83737,11 @@ var init_randomness = __esm({
 });
 
 // src/processes/server-process.ts
-import { readFileSync as readFileSync12 } from "node:fs";
+import { readFileSync as readFileSync13 } from "node:fs";
 import net3 from "node:net";
 function ephemeralLow() {
   try {
-    const low = Number(readFileSync12("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    const low = Number(readFileSync13("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > 2048 ? low : 32768;
   } catch {
     return 32768;
@@ -85539,14 +85637,317 @@ var init_exclusion = __esm({
   }
 });
 
+// src/repro/recording-file.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import path23 from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+function wireEvent(e) {
+  switch (e.kind) {
+    case "message":
+      return ["message", e.data.toString("base64"), e.binary];
+    case "pong":
+      return ["pong", e.data.toString("base64")];
+    case "timeout":
+      return ["timeout", e.tag];
+  }
+}
+function adjustKind(def) {
+  if (def.adjust === void 0 || def.adjust === ownFiguresOnly) return null;
+  if (def.adjust === wrongCodeFails) return "wrong-code-fails";
+  const probe = def.adjust({ behavior: "OK", result: "", behaviorClose: "OK", resultClose: "" }, { connectionWasOpen: true, txFrameStats: {} });
+  return probe.behavior === "INFORMATIONAL" && probe.behaviorClose === "INFORMATIONAL" ? "informational" : "other";
+}
+function reproData(rec) {
+  const { def, tape } = rec;
+  const chunks = [];
+  let offset = 0;
+  const writes = tape.writes.map((w) => {
+    const start = offset;
+    for (const p of w.segments) {
+      chunks.push(p);
+      offset += p.length;
+    }
+    return [
+      w.t,
+      w.rx,
+      (w.handshake ? 1 : 0) | (w.sync ? 2 : 0),
+      start,
+      offset - start,
+      w.repeat === null ? null : w.repeat.pattern.toString("base64"),
+      w.repeat?.length ?? 0,
+      w.chop
+    ];
+  });
+  const expect = {};
+  for (const key of ["OK", "NON-STRICT"]) {
+    const list = def.expect[key];
+    if (list !== void 0) expect[key] = list.map(wireEvent);
+  }
+  return {
+    format: REPRO_FORMAT,
+    id: def.id,
+    description: def.description,
+    expectation: def.expectation,
+    role: rec.isServer ? "client" : "server",
+    deflate: rec.deflate,
+    expect,
+    close: { ...def.close },
+    echo: def.onMessage === void 0 ? null : def.messageLengthOnly === true ? "length" : "content",
+    needsDeflate: def.deflate !== void 0 || def.deflateOffers !== void 0,
+    adjust: adjustKind(def),
+    blob: Buffer.concat(chunks).toString("base64"),
+    writes,
+    marks: tape.marks.map((m) => [m.t, m.rx, m.tag]),
+    end: tape.end === null ? null : [tape.end.t, tape.end.rx, tape.end.how, tape.end.unclean],
+    overflowed: tape.overflowed
+  };
+}
+function recordingPath(outdir, reportBase) {
+  return resolveInside(path23.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+}
+async function writeRecording(outdir, reportBase, data) {
+  const file2 = recordingPath(outdir, reportBase);
+  await makeDirectory(path23.dirname(file2));
+  await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
+  return file2;
+}
+async function readRecording(file2) {
+  let parsed;
+  try {
+    parsed = JSON.parse(gunzipSync(await readFile4(file2)).toString("utf8"));
+  } catch (err) {
+    throw new Error(`${file2}: not a wsgate recording (${err.message})`);
+  }
+  const result = reproDataSchema.safeParse(parsed);
+  if (!result.success) throw new Error(`${file2}: not a ${REPRO_FORMAT} recording`);
+  return result.data;
+}
+var REPRO_DATA_DIR, REPRO_FORMAT, eventSchema, writeSchema, reproDataSchema;
+var init_recording_file = __esm({
+  "src/repro/recording-file.ts"() {
+    "use strict";
+    init_zod();
+    init_define();
+    init_own_figures();
+    init_files();
+    REPRO_DATA_DIR = "repro-data";
+    REPRO_FORMAT = "wsgate-repro/1";
+    eventSchema = external_exports.union([
+      external_exports.tuple([external_exports.literal("message"), external_exports.string(), external_exports.boolean()]),
+      external_exports.tuple([external_exports.literal("pong"), external_exports.string()]),
+      external_exports.tuple([external_exports.literal("timeout"), external_exports.string()])
+    ]);
+    writeSchema = external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.number(), external_exports.string().nullable(), external_exports.number(), external_exports.number()]);
+    reproDataSchema = external_exports.object({
+      format: external_exports.literal(REPRO_FORMAT),
+      id: external_exports.string(),
+      description: external_exports.string(),
+      expectation: external_exports.string(),
+      /** The side under test: a client (wsgate was the server) or a server. */
+      role: external_exports.enum(["client", "server"]),
+      deflate: external_exports.boolean(),
+      /** Expected event lists with full payloads (base64), as the verdict compares them. */
+      expect: external_exports.object({ OK: external_exports.array(eventSchema).optional(), "NON-STRICT": external_exports.array(eventSchema).optional() }),
+      close: external_exports.object({ closedByMe: external_exports.boolean(), closeCode: external_exports.array(external_exports.number()), requireClean: external_exports.boolean(), closedByWrongEndpointIsFatal: external_exports.boolean().optional() }),
+      /** How the case judges the peer's messages itself: echoes of what it sent, by type and length or whole. */
+      echo: external_exports.enum(["length", "content"]).nullable(),
+      /** A permessage-deflate case: UNIMPLEMENTED when the extension was not negotiated. */
+      needsDeflate: external_exports.boolean(),
+      /** The case's own adjustment of the verdicts (Autobahn's overrides), as a kind the script knows. */
+      adjust: external_exports.enum(["wrong-code-fails", "informational", "other"]).nullable(),
+      blob: external_exports.string(),
+      writes: external_exports.array(writeSchema),
+      marks: external_exports.array(external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.string()])),
+      end: external_exports.tuple([external_exports.number(), external_exports.number(), external_exports.enum(["abort", "after-flush"]), external_exports.string().nullable()]).nullable(),
+      /** The tape stopped keeping bytes (too many): the replay is incomplete. */
+      overflowed: external_exports.boolean()
+    });
+  }
+});
+
+// src/repro/script.ts
+import { readFileSync as readFileSync14 } from "node:fs";
+import { gzipSync as gzipSync2 } from "node:zlib";
+function runtime() {
+  if (true) return 'import Fe from"node:net";import{gunzipSync as ct}from"node:zlib";import{createHash as Ue}from"node:crypto";var d={Continuation:0,Text:1,Binary:2,Close:8,Ping:9,Pong:10},m={Normal:1e3,GoingAway:1001,ProtocolError:1002,\nUnsupportedData:1003,NoStatus:1005,Abnormal:1006,InvalidPayload:1007,PolicyViolation:1008,MessageTooBig:1009,\nMandatoryExtension:1010,InternalError:1011},ue="258EAFA5-E914-47DA-95CA-C5AB0DC85B11";function $(n){\nreturn n>7}function ce(n){return Number.isInteger(n)?n>=1e3&&n<=1003||n>=1007&&n<=1011||n>=3e3&&n<=4999:\n!1}var A={openHandshakeTimeoutMs:5e3,closeHandshakeTimeoutMs:1e3,failByDrop:!1,maxMessagePayload:64*\n1024*1024,serverDropTimeoutMs:1e3,deflateLevel:1,maxHeadBytes:16*1024};function ee(n){return Ue("sha1").update(n+ue,"latin1").digest("base64")}var vt=Buffer.from(`\\r\n\\r\n`,"latin1");function de(n){let e=[],t=null,r="",s=!1,i=o=>{let a=r;if(r="",t===null){let l=a.trim().toLowerCase();\nl!==""&&(t={name:l,params:[]})}else{let l=a.indexOf("="),f=(l<0?a:a.slice(0,l)).trim().toLowerCase();\nif(f!==""){let c=l<0?!0:a.slice(l+1).trim();t.params.push([f,c])}}o&&(t!==null&&e.push(t),t=null)};for(let o=0;o<\nn.length;o++){let a=n[o];s?a==="\\\\"&&o+1<n.length?r+=n[++o]:a===\'"\'?s=!1:r+=a:a===\'"\'?s=!0:a===","?i(\n!0):a===";"?i(!1):r+=a}return i(!0),e}var q=class{constructor(e,t){this.s=e;this.writes=t}s;writes;rxWaitMs=2e3;peerCloseWaitMs=1e4;next=0;piece=0;nextMark=0;lastSent=0;waitTimer=null;endTimer=null;lagNoted=!1;finished=!1;ready(e,t){\nlet r=performance.now()-this.s.t0;if(r<e)return this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ne-r)),!1;if(this.s.rx>=t)return!0;let s=Math.max(e,this.lastSent)+this.rxWaitMs;return r>=s?(this.lagNoted||\nthis.s.sayNow(`(the peer has sent ${this.s.rx} of the ${t} frame octets it had sent by now in the ru\\\nn: going on without them)`),this.lagNoted=!0,!0):(this.waitTimer=setTimeout(()=>this.pump(),Math.ceil(\ns-r)),!1)}pump(){this.stop();let e=this.s.socket;if(!(e===null||this.s.tcpDone||!this.s.open||this.finished)){\ne.cork();try{for(;;){let t=this.writes[this.next],r=this.s.data.marks[this.nextMark];if(r!==void 0&&\n(t===void 0||r[0]<t.t)){if(!this.ready(r[0],r[1]))return;this.nextMark+=1,this.s.mark(r[2]);continue}\nif(t===void 0)return this.endTcp();if(this.piece===0&&!this.ready(t.t,t.rx))return;if(t.sync&&e.uncork(),\nt.chop>0&&this.piece+t.chop<t.data.length){this.send(t.data.subarray(this.piece,this.piece+t.chop)),\nthis.piece+=t.chop,setImmediate(()=>this.pump());return}if(this.send(t.chop>0?t.data.subarray(this.piece):\nt.data),this.piece=0,this.next+=1,t.sync||this.writes[this.next]?.sync===!0){setImmediate(()=>this.pump());\nreturn}}}finally{process.nextTick(()=>{for(;e.writableCorked>0;)e.uncork()})}}}send(e){this.s.socket===\nnull||this.s.tcpDone||(this.s.socket.write(e),this.lastSent=performance.now()-this.s.t0,this.s.ourBytes(\ne))}endTcp(){let e=this.s.socket,t=this.s.data.end;if(e===null)return;if(t===null){this.finished=!0,\nthis.endTimer=setTimeout(()=>{this.s.sayNow(`(the peer did not close TCP within ${this.peerCloseWaitMs/\n1e3} s of wsgate\'s last write: the repro drops it)`),this.s.droppedByMe=!0,e.destroy()},this.peerCloseWaitMs);\nreturn}let[r,s,i,o]=t;this.ready(r,s)&&(this.finished=!0,this.s.droppedByMe=!0,this.s.uncleanEnd=o,this.\ns.sayNow(`wsgate ${i==="abort"?"drops TCP":"closes TCP (FIN once its writes have left)"}${o!==null?`\\\n: ${o}`:""}`),i==="abort"?e.destroy():e.end(()=>e.destroy()))}stop(){this.waitTimer!==null&&clearTimeout(\nthis.waitTimer),this.waitTimer=null,this.s.tcpDone&&this.endTimer!==null&&clearTimeout(this.endTimer)}};import N from"node:zlib";function te(n){return typeof n=="string"?Buffer.from(n,"utf8"):Buffer.isBuffer(n)?n:Buffer.from(n.buffer,\nn.byteOffset,n.byteLength)}var b=Buffer.alloc(0);var V="permessage-deflate",S={serverNoContextTakeover:"server_no_context_takeover",clientNoContextTakeover:"\\\nclient_no_context_takeover",serverMaxWindowBits:"server_max_window_bits",clientMaxWindowBits:"client\\\n_max_window_bits"},y={min:8,max:15,default:15};function Ie(n){if(n===!0)return 1n;let e=/^[ \\t\\n\\r\\v\\f]*([+-]?[0-9]+)[ \\t\\n\\r\\v\\f]*$/.\nexec(n);return e===null?null:BigInt(e[1])}function He(n){return n>=y.min&&n<=y.max}function _e(n){return n===\n!0?"True":String(n)}function he(n){let e={clientMaxWindowBits:0,clientNoContextTakeover:!1,serverMaxWindowBits:0,serverNoContextTakeover:!1},\nt=new Set;for(let[r,s]of n){let i=r.toLowerCase();if(t.has(i))return`multiple occurrence of extensio\\\nn parameter \'${i}\' for extension \'${V}\'`;t.add(i);let o=a=>`illegal extension parameter value \'${_e(\na)}\' for parameter \'${i}\' of extension \'${V}\'`;switch(i){case S.clientMaxWindowBits:case S.serverMaxWindowBits:{\nlet a=Ie(s);if(a===null)return o(s);if(!He(a))return o(a);i===S.clientMaxWindowBits?e.clientMaxWindowBits=\nNumber(a):e.serverMaxWindowBits=Number(a);break}case S.clientNoContextTakeover:case S.serverNoContextTakeover:\nif(s!==!0)return o(s);i===S.clientNoContextTakeover?e.clientNoContextTakeover=!0:e.serverNoContextTakeover=\n!0;break;default:return`illegal extension parameter \'${i}\' for extension \'${V}\'`}}return e}function me(n){\nreturn{compressNoContextTakeover:n.clientNoContextTakeover,compressWindowBits:n.clientMaxWindowBits||\ny.default,decompressNoContextTakeover:n.serverNoContextTakeover,decompressWindowBits:n.serverMaxWindowBits||\ny.default,decompressWindowParam:S.serverMaxWindowBits}}function pe(n){return n.toLowerCase()===V}var re=class{constructor(e=134217728){this.budget=e;if(!(e>=0))throw new RangeError(`CutMemo: budget\\\n ${e}`)}budget;series=new Map;documentIds=new WeakMap;nextDocumentId=0;used=0;get size(){return this.\nused}get(e,t,r,s){let i=this.key(e,t,s),o=this.series.get(i);if(o===void 0)return;let a=o.byStart.get(\nr);return a!==void 0&&this.touch(i,o),a}remember(e,t,r,s,i){let o=this.key(e,t,s),a=this.series.get(\no);if(a?.byStart.has(r)===!0)return i;let l=i.length+128;for(let[c,u]of this.series){if(this.used+l<=\nthis.budget||c===o)break;this.series.delete(c),this.used-=u.bytes}if(this.used+l>this.budget)return i;\na===void 0&&(a={byStart:new Map,bytes:0});let f=i.buffer.byteLength>i.length*2?qe(i):i;return a.byStart.\nset(r,f),a.bytes+=l,this.used+=l,this.touch(o,a),i}clear(){this.series.clear(),this.used=0}touch(e,t){\nthis.series.delete(e),this.series.set(e,t)}key(e,t,r){let s=this.documentIds.get(e);return s===void 0&&\n(s=this.nextDocumentId++,this.documentIds.set(e,s)),`${s}/${t.level}/${t.windowBits}/${t.strategy}/${r}`}};\nfunction qe(n){let e=Buffer.allocUnsafeSlow(n.length);return n.copy(e),e}var ne=new re;import se from"node:zlib";var E=Buffer.from([0,0,255,255]),W=class{stream;handle;writeState;failure=null;closed=!1;constructor(e){\nlet t=e,r=t._handle,s=t._writeState;if(r==null||typeof r.writeSync!="function"||!(s instanceof Uint32Array)||\ns.length<2)throw new Error("node:zlib internals (_handle.writeSync, _writeState) not found: this Nod\\\ne.js version is not supported");this.stream=e,this.handle=r,this.writeState=s,r.onerror=i=>{this.failure=\ni}}get availOut(){return this.writeState[0]}get availIn(){return this.writeState[1]}write(e,t,r,s,i,o,a){\nif(this.closed)throw new Error("permessage-deflate: zlib stream used after close()");this.handle.writeSync(\ne,t,r,s,i,o,a);let l=this.failure;return this.failure=null,l}reset(){this.closed||(this.handle.reset(),\nthis.failure=null)}close(){this.closed||(this.closed=!0,this.stream.close())}};function ge(n){return new W(\nse.createDeflateRaw({chunkSize:se.constants.Z_MIN_CHUNK,memLevel:8,...n}))}function ve(n,e,t,r,s){let i=0;\nfor(;;){let o=n.write(se.constants.Z_SYNC_FLUSH,e,t,r,s,i,s.length-i);if(o!==null)throw new Error(`p\\\nermessage-deflate: deflate failed: ${o}`);let a=n.availOut,l=n.availIn;if(i=s.length-a,t+=r-l,r=l,a!==\n0)break;let f=Buffer.allocUnsafe(s.length*2);s.copy(f,0,0,i),s=f}if(i<E.length||s.readUInt32BE(i-E.length)!==\n65535)throw new Error("permessage-deflate: sync flush did not end with 00 00 ff ff");return s.subarray(\n0,i)}var R={call:32*1024,min:64*1024,max:4*1024*1024,ratioGuess:4},ie={min:16*1024,max:1024*1024},F=class extends Error{code;constructor(e,t){\nsuper(t),this.name="DeflateError",this.code=e}},L=class{deflater;inflater;compressReset;decompressReset;maxMessageSize;inflateWindowBits;inflateWindowParam;deflateSettings;scratch=b;cutDocument=null;cutNext=0;chunk=b;chunkUsed=0;inMessage=!1;reuseOutput=!1;messageSize=0;error=null;constructor(e,t){\nif(!Number.isInteger(t.level)||t.level<-1||t.level>9)throw new RangeError(`permessage-deflate: level\\\n must be an integer -1..9, not ${t.level}`);if(!(t.maxMessageSize>=0))throw new RangeError(`permessa\\\nge-deflate: maxMessageSize must be >= 0, not ${t.maxMessageSize}`);this.maxMessageSize=t.maxMessageSize===\n0?Number.MAX_SAFE_INTEGER:t.maxMessageSize,this.compressReset=e.compressNoContextTakeover,this.decompressReset=\ne.decompressNoContextTakeover;let r=e.compressWindowBits;this.deflateSettings={level:t.level,windowBits:r===\ny.min?y.min+1:r,strategy:r===y.min||t.literalsOnly===!0?N.constants.Z_HUFFMAN_ONLY:N.constants.Z_DEFAULT_STRATEGY},\nthis.deflater=ge(this.deflateSettings),this.inflateWindowBits=e.decompressWindowBits,this.inflateWindowParam=\ne.decompressWindowParam,this.inflater=new W(N.createInflateRaw({chunkSize:N.constants.Z_MIN_CHUNK,windowBits:this.\ninflateWindowBits}))}compress(e){if(e.length===0)return Buffer.from([0]);this.cutDocument!==null&&(this.\ncutDocument=null,this.deflater.reset());let t=this.deflate(e,0,e.length);return this.compressReset&&\nthis.deflater.reset(),Buffer.from(t.subarray(0,t.length-E.length))}compressCut(e,t,r){let s=e.bytes.\nlength;if(!Number.isInteger(t)||!Number.isInteger(r)||t<0||t>=s||r<0||r>s)throw new RangeError(`perm\\\nessage-deflate: cut [${t}, +${r}) outside a document of ${s} bytes`);if(this.compressReset)return this.\ncompressWhole(e,t,r);if(this.cutDocument!==e){if(t!==0)throw new RangeError("permessage-deflate: the\\\n first cut of a document starts at byte 0");this.cutDocument=e}else if(t!==this.cutNext)throw new RangeError(\n`permessage-deflate: cut at byte ${t}, the previous one ended at ${this.cutNext}`);if(r===0)return Buffer.\nfrom([0]);let i=e.chunksFor(this.deflateSettings),o=[],a=0,l=t,f=r;for(;f>0;){let c=Math.floor(l/e.chunkSize),\nu=c*e.chunkSize,p=Math.min(u+e.chunkSize,s),h=Math.min(p,l+f),g;l===u&&h===p?g=i[c]:(this.deflater.reset(),\ng=Buffer.from(this.deflate(e.bytes,l,h-l))),o.push(g),a+=g.length,f-=h-l,l=h===s?0:h}return this.cutNext=\nl,Buffer.concat(o,a).subarray(0,a-E.length)}compressWhole(e,t,r){return this.compressReset?ne.get(e,\nthis.deflateSettings,t,r)??ne.remember(e,this.deflateSettings,t,r,this.compress(e.cut(t,r))):this.compress(\ne.cut(t,r))}deflate(e,t,r){let s=r+(r>>>3)+64;return s<=ie.max&&this.scratch.length<s&&(this.scratch=\nBuffer.allocUnsafe(Math.max(s,ie.min))),ve(this.deflater,e,t,r,s<=ie.max?this.scratch:Buffer.allocUnsafe(\ns))}startMessage(e=!1){if(this.error!==null)throw this.error;if(this.inMessage)throw new Error("perm\\\nessage-deflate: startMessage() inside a message");this.inMessage=!0,this.messageSize=0,this.reuseOutput=\ne,e&&(this.chunkUsed=0)}push(e){if(this.error!==null)throw this.error;if(!this.inMessage)throw new Error(\n"permessage-deflate: push() outside a message");return e.length===0?b:this.inflate(e)}endMessage(){if(this.\nerror!==null)throw this.error;if(!this.inMessage)throw new Error("permessage-deflate: endMessage() o\\\nutside a message");let e=this.inflate(E);return this.inMessage=!1,this.decompressReset&&this.inflater.\nreset(),e}close(){this.deflater.close(),this.inflater.close(),this.chunk=b,this.chunkUsed=0,this.scratch=\nb}inflate(e){let t=[],r=this.chunkUsed,s=0,i=0,o=e.length,a=e.length*R.ratioGuess;for(;;){let l=this.\nmaxMessageSize-this.messageSize,f=Math.min(R.call,l+1);if(this.chunk.length-this.chunkUsed<f){this.chunkUsed>\nr&&t.push(this.chunk.subarray(r,this.chunkUsed));let g=Math.max(f,Math.min(Math.max(a,R.min),R.max,l+\n1));this.reuseOutput&&(g=Math.max(g,Math.min(this.chunk.length*2,R.max))),this.chunk=Buffer.allocUnsafe(\ng),this.chunkUsed=0,r=0,a=g*2}let c=this.inflater.write(N.constants.Z_SYNC_FLUSH,e,i,o,this.chunk,this.\nchunkUsed,f);if(c!==null)return this.fail(m.InvalidPayload,this.describeInflateFailure(c));let u=this.\ninflater.availOut,p=this.inflater.availIn,h=f-u;if(this.chunkUsed+=h,this.messageSize+=h,s+=h,this.messageSize>\nthis.maxMessageSize)return this.fail(m.MessageTooBig,`decompressed message longer than ${this.maxMessageSize}\\\n bytes`);if(i+=o-p,o=p,u!==0)break}return this.chunkUsed>r&&t.push(this.chunk.subarray(r,this.chunkUsed)),\nt.length<=1?t[0]??b:Buffer.concat(t,s)}describeInflateFailure(e){if(!/too far back/.test(e))return`i\\\nnvalid compressed data (zlib: ${e})`;let t=1<<this.inflateWindowBits;return`a back-reference reaches\\\n further back than ${this.inflateWindowBits<y.default?`the ${t}-byte window negotiated with ${this.inflateWindowParam}\\\n=${this.inflateWindowBits}`:`the ${t}-byte window of permessage-deflate`} (zlib: ${e})`}fail(e,t){throw this.\nerror=new F(e,t),this.chunk=b,this.chunkUsed=0,this.error}};import{isUtf8 as we}from"node:buffer";var Ve=[...Array(128).fill(0),...Array(16).fill(1),...Array(16).\nfill(9),...Array(32).fill(7),8,8,...Array(30).fill(2),10,...Array(12).fill(3),4,3,3,11,6,6,6,5,...Array(\n11).fill(8)],ze=[0,1,2,3,5,8,7,1,1,1,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,0,1,0,\n1,1,1,1,1,1,1,2,1,1,1,1,1,2,1,2,1,1,1,1,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,1,1,2,1,1,1,1,1,1,1,2,1,1,\n1,1,1,1,1,1,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,3,1,3,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,1,\n1,1],D=0,z=1,be=9,ye=(()=>{let n=new Uint8Array(be<<8);for(let e=0;e<be;e++)for(let t=0;t<256;t++)n[e<<\n8|t]=ze[e*16+Ve[t]];return n})(),xe=64,j=class{state=D;consumed=0;reset(){this.state=D,this.consumed=\n0}validate(e){let t=this.state;if(t===z)return{valid:!1,endsOnCodePoint:!1,index:this.consumed};let r=e.\nlength,s=0;for(;t!==D&&s<r;){if(t=ye[t<<8|e[s]],t===z)return this.fail(s);s++}if(r-s>=xe){let i=je(e,\ns);i-s>=xe&&we(e.subarray(s,i))&&(s=i)}for(;s<r;s++){let i=e[s];if(!(i<128&&t===D)&&(t=ye[t<<8|i],t===\nz))return this.fail(s)}return this.state=t,this.consumed+=r,{valid:!0,endsOnCodePoint:t===D,index:this.\nconsumed}}fail(e){return this.state=z,this.consumed+=e,{valid:!1,endsOnCodePoint:!1,index:this.consumed}}};\nfunction je(n,e){let t=n.length,r=Math.max(e,t-4);for(let s=t-1;s>=r;s--){let i=n[s];if(i<128)return t;\nif(i>=192)return s}return t}function Be(n){return we(n)}import Ge from"node:v8";import Ye from"node:vm";var P;function Ke(){if(P!==void 0)return P;try{Ge.setFlagsFromString(\n"--expose-gc"),P=Ye.runInNewContext("gc")}catch{P=null}return P}var ke=8*1024*1024;var Lt=32*1024*1024;var oe=!1;function Ce(){oe||(oe=!0,setImmediate(()=>{oe=!1,Ke()?.()}))}var x={Connecting:0,Open:1,Closing:2,Closed:3};var Je=64*1024,U=class{constructor(e){this.link=e}link;insideMessage=!1;messagesStarted=0;messageBinary=!1;messageChunks=[];messageBuffer=null;messageFill=0;messageLength=0;discardMessageData=!1;validateUtf8=!1;messageCompressed=!1;utf8=new j;utf8EndsOnCodePoint=!0;controlChunks=[];frameHead=[];frameHeadLength=0;currentIsControl=!1;release(){\nthis.messageChunks=[],this.messageBuffer=null}onViolation(e,t){this.link.onViolation(e,t)}onFrameBegin(e){\nlet{link:t}=this;if(this.frameHead=[],this.frameHeadLength=0,this.currentIsControl=$(e.opcode),this.\ncurrentIsControl){this.controlChunks=[];return}this.insideMessage||this.startMessage(e),this.messageLength+=\ne.length,!t.failedByMe()&&t.maxMessagePayload>0&&this.messageLength>t.maxMessagePayload&&t.failConnection(\nm.MessageTooBig,`message exceeds payload limit of ${t.maxMessagePayload} octets`)}startMessage(e){let{\nlink:t}=this;this.insideMessage=!0,this.messagesStarted+=1,this.messageBinary=e.opcode===d.Binary,this.\nmessageChunks=[],this.messageLength=0,this.validateUtf8=e.opcode===d.Text,this.utf8EndsOnCodePoint=!0,\nthis.validateUtf8&&this.utf8.reset(),this.messageCompressed=t.deflate()!==null&&e.rsv===4,this.messageCompressed&&\nt.deflate()?.startMessage(t.handler()?.transientMessages===!0),this.messageBuffer=null,this.messageFill=\n0,this.discardMessageData=t.handler()?.messageLengthOnly===!0;let r=t.maxMessagePayload;!this.discardMessageData&&\ne.fin&&!this.messageCompressed&&e.length>=Je&&(r===0||e.length<=r)&&(this.messageBuffer=Buffer.allocUnsafe(\ne.length))}onFrameData(e){if(this.frameHeadLength<64&&e.length>0&&(this.frameHead.push(e.subarray(0,\n64-this.frameHeadLength)),this.frameHeadLength+=Math.min(e.length,64-this.frameHeadLength)),this.currentIsControl){\nthis.controlChunks.push(e);return}this.link.state()===x.Open&&(this.link.traffic.incomingOctetsWebSocketLevel+=\ne.length);let t=e;if(this.messageCompressed){let r=this.inflate(()=>this.link.deflate()?.push(e)??e);\nif(r===null)return;t=r}this.acceptMessageData(t)}inflate(e){try{return e()}catch(t){if(!(t instanceof\nF))throw t;if(this.messageCompressed=!1,t.code===m.InvalidPayload){let r=this.messageBinary?"binary":\n"text";this.link.dropOnError(`the client\'s compressed ${r} message ${this.messagesStarted} could not\\\n be inflated: ${t.message}`)}else this.link.failConnection(t.code,t.message);return this.afterCallback(),\nnull}}acceptMessageData(e){let{link:t}=this;if(t.state()===x.Open&&(t.traffic.incomingOctetsAppLevel+=\ne.length),this.validateUtf8&&e.length>0){let r=this.utf8.validate(e);if(this.utf8EndsOnCodePoint=r.endsOnCodePoint,\n!r.valid){t.failConnection(m.InvalidPayload,`encountered invalid UTF-8 while processing text message\\\n at payload octet index ${r.index}`),this.afterCallback();return}}if(!t.failedByMe())if(this.discardMessageData)\nthis.messageFill+=e.length;else if(this.messageBuffer!==null)this.messageFill+=e.copy(this.messageBuffer,\nthis.messageFill);else{let r=this.messageChunks.at(-1);r!==void 0&&r.buffer===e.buffer&&r.byteOffset+\nr.length===e.byteOffset?this.messageChunks[this.messageChunks.length-1]=Buffer.from(r.buffer,r.byteOffset,\nr.length+e.length):this.messageChunks.push(e)}}onFrameEnd(e){let{link:t}=this,r=this.frameHead.length===\n1?this.frameHead[0]:Buffer.concat(this.frameHead);if(t.wire.rxFrame(e,e.length,r,e.mask),$(e.opcode)){\nlet s=this.controlChunks.length===1?this.controlChunks[0]:Buffer.concat(this.controlChunks);this.controlChunks=\n[],t.onControlFrame(e.opcode,s),this.afterCallback();return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketFrames+=\n1),!!e.fin){if(this.insideMessage=!1,this.messageCompressed){this.messageCompressed=!1;let s=this.inflate(\n()=>t.deflate()?.endMessage()??b);if(s===null||(s.length>0&&this.acceptMessageData(s),t.state()===x.\nClosed))return}if(t.state()===x.Open&&(t.traffic.incomingWebSocketMessages+=1),this.validateUtf8&&!this.\nutf8EndsOnCodePoint){t.failConnection(m.InvalidPayload,`UTF-8 text message payload ended within Unic\\\node code point at payload octet index ${this.messageLength}`),this.afterCallback();return}t.failedByMe()||\nthis.deliver(),this.afterCallback()}}deliver(){let e=this.link.handler(),t=this.messageChunks,r=this.\nmessageBuffer;if(this.messageChunks=[],this.messageBuffer=null,this.discardMessageData){e?.onMessage(\nb,this.messageBinary,this.messageFill);return}let s=r!==null?r.subarray(0,this.messageFill):t.length===\n1?t[0]:Buffer.concat(t);e?.onMessage(s,this.messageBinary,s.length),s.length>=ke&&Ce()}afterCallback(){\nthis.link.state()===x.Closed&&this.link.stopReading()}};var G=class{outgoingOctetsWireLevel=0;outgoingOctetsWebSocketLevel=0;outgoingOctetsAppLevel=0;outgoingWebSocketFrames=0;outgoingWebSocketMessages=0;incomingOctetsWireLevel=0;incomingOctetsWebSocketLevel=0;incomingOctetsAppLevel=0;incomingWebSocketFrames=0;incomingWebSocketMessages=0;preopenOutgoingOctetsWireLevel=0;preopenIncomingOctetsWireLevel=0;snapshot(){\nlet e=(t,r)=>r>0?t/r:null;return{outgoingOctetsWireLevel:this.outgoingOctetsWireLevel,outgoingOctetsWebSocketLevel:this.\noutgoingOctetsWebSocketLevel,outgoingOctetsAppLevel:this.outgoingOctetsAppLevel,outgoingCompressionRatio:e(\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsAppLevel),outgoingWebSocketOverhead:e(this.outgoingOctetsWireLevel-\nthis.outgoingOctetsWebSocketLevel,this.outgoingOctetsWebSocketLevel),outgoingWebSocketFrames:this.outgoingWebSocketFrames,\noutgoingWebSocketMessages:this.outgoingWebSocketMessages,preopenOutgoingOctetsWireLevel:this.preopenOutgoingOctetsWireLevel,\nincomingOctetsWireLevel:this.incomingOctetsWireLevel,incomingOctetsWebSocketLevel:this.incomingOctetsWebSocketLevel,\nincomingOctetsAppLevel:this.incomingOctetsAppLevel,incomingCompressionRatio:e(this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsAppLevel),incomingWebSocketOverhead:e(this.incomingOctetsWireLevel-this.incomingOctetsWebSocketLevel,\nthis.incomingOctetsWebSocketLevel),incomingWebSocketFrames:this.incomingWebSocketFrames,incomingWebSocketMessages:this.\nincomingWebSocketMessages,preopenIncomingOctetsWireLevel:this.preopenIncomingOctetsWireLevel}}};var w=" ...",Se=new TextDecoder("utf-8",{fatal:!0});function Me(n){return n.length>64-w.length?Buffer.\nfrom(n.buffer,n.byteOffset,Math.min(n.length,64)).toString("hex")+w:Buffer.from(n.buffer,n.byteOffset,\nn.length).toString("hex")}function M(n){let e=n.length>64-w.length,t=e?n.subarray(0,64):n;try{return Se.\ndecode(t)+(e?w:"")}catch{return`0x${Me(n)}`}}function Te(n){switch(n.kind){case"message":return["mes\\\nsage",M(n.data),n.binary];case"pong":return["pong",M(n.data)];case"timeout":return["timeout",n.tag]}}\nfunction Y(n,e){let t=String(e);n[t]=(n[t]??0)+1}var K=class{entries=[];rxOctetStats={};txOctetStats={};rxFrameStats={};txFrameStats={};enabled=!0;times=[];maxEntries;origin=performance.\nnow();constructor(e=2e4){this.maxEntries=e}push(e){this.enabled&&this.pushAlways(e)}pushAlways(e){this.\nentries.length>=this.maxEntries||(this.entries.push(e),this.times.push(Math.round((performance.now()-\nthis.origin)*10)/10))}setEnabled(e){e!==this.enabled&&(this.enabled=e,this.pushAlways(["WLM",e]))}rxOctets(e){\nY(this.rxOctetStats,e.length),this.enabled&&this.push(["RO",[e.length,Me(e)]])}txOctets(e,t,r=e.length){\nY(this.txOctetStats,r),this.enabled&&this.push(["TO",[r,Ze(e,r)],t])}rxFrame(e,t,r,s){if(Y(this.rxFrameStats,\ne.opcode),!this.enabled)return;let i=r.length>t?r.subarray(0,t):r,o=t>i.length?Xe(i,t):M(i);this.push(\n["RF",[t,o],e.opcode,e.fin,e.rsv,s!==null,s?s.toString("hex"):null])}txFrame(e,t,r,s,i,o){Y(this.txFrameStats,\ne.opcode),this.enabled&&this.push(["TF",[t.length,M(t)],e.opcode,e.fin,e.rsv,r?Buffer.from(r).toString(\n"hex"):null,s,i,o])}killAfter(e){this.pushAlways(["KL",e])}killFired(){this.pushAlways(["KLE"])}closeAfter(e){\nthis.pushAlways(["TI",e])}closeFired(){this.pushAlways(["TIE"])}continueLater(e,t){this.pushAlways([\n"CT",e,t])}continueFired(e){this.pushAlways(["CTE",e])}};function Ze(n,e){let t=Buffer.from(n.buffer,\nn.byteOffset,Math.min(n.length,64)).toString("hex");return e>64-w.length?t+w:t}function Xe(n,e){if(e<=\n64-w.length)return M(n);let t=n.subarray(0,64);try{return Se.decode(t)+w}catch{return`0x${t.toString(\n"hex")}${w}`}}import{createRequire as Qe}from"node:module";var J=(()=>{try{return Qe(import.meta.url)("bufferutil")}catch{return null}})(),Ee=typeof J?.unmask==\n"function"?J.unmask:null,Jt=typeof J?.mask=="function"?J.mask:null,et=1024;var tt=32;function ae(n,e,t=0){if(e.length!==4)throw new RangeError(`mask must be 4 bytes, got ${e.length}`);let r=n.\nlength;if(r===0)return;let s=t&3;if(Ee!==null&&r>=et){let o=s===0?e:Uint8Array.of(e[s],e[s+1&3],e[s+\n2&3],e[s+3&3]);Ee(te(n),te(o));return}let i=0;if(r>=tt){let o=4-(n.byteOffset&3)&3;for(;i<o;i++)n[i]=\nn[i]^e[s+i&3];let a=r-i>>>2,l=new Uint8Array(4);for(let u=0;u<4;u++)l[u]=e[s+i+u&3];let f=new Uint32Array(\nl.buffer)[0],c=new Uint32Array(n.buffer,n.byteOffset+i,a);for(let u=0;u<a;u++)c[u]=c[u]^f;i+=a<<2}for(;i<\nr;i++)n[i]=n[i]^e[s+i&3]}var v=m.ProtocolError,rt=m.MessageTooBig,nt=14,st=4,it=64,T={Header:0,Payload:1},I=class{requireMask;refuseMask;compression;maxFramePayload;unmaskInPlace;pushed=0;state=T.\nHeader;isStopped=!1;inMessage=!1;head=Buffer.alloc(nt);headLen=0;headNeeded=2;firstBytesChecked=!1;fin=!1;rsv=0;opcode=0;masked=!1;len7=0;frame=null;remaining=0;delivered=0;constructor(e){\nthis.requireMask=e.requireMask,this.refuseMask=e.refuseMask??!1,this.compression=e.compressionNegotiated,\nthis.maxFramePayload=e.maxFramePayload,this.unmaskInPlace=e.unmaskInPlace??!1}get stopped(){return this.\nisStopped}get insideMessage(){return this.inMessage}get bufferedBytes(){return this.state===T.Header?\nthis.headLen:0}stop(){this.isStopped=!0}push(e,t){let r=e.length;this.pushed+=r;let s=0;for(;!this.isStopped;)\nif(this.state===T.Header){if(this.headLen<2&&(s=this.collect(e,s,2),this.headLen<2)||!this.firstBytesChecked&&\n(this.firstBytesChecked=!0,this.checkFirstBytes(t),this.isStopped)||this.headLen<this.headNeeded&&(s=\nthis.collect(e,s,this.headNeeded),this.headLen<this.headNeeded)||!this.beginFrame(t))return}else{if(s>=\nr)return;let i=this.frame,o=Math.min(this.remaining,r-s),a=e.subarray(s,s+o);if(s+=o,i.mask!==null&&\nthis.unmaskInPlace)ae(a,i.mask,this.delivered);else if(i.mask!==null){let l=Buffer.allocUnsafe(o);if(o<\nit){let f=i.mask,c=this.delivered&3;for(let u=0;u<o;u++)l[u]=a[u]^f[c+u&3]}else a.copy(l),ae(l,i.mask,\nthis.delivered);a=l}if(this.delivered+=o,this.remaining-=o,this.remaining===0&&(this.state=T.Header),\nt.onFrameData(a),this.isStopped)return;this.remaining===0&&this.endFrame(t)}}collect(e,t,r){let s=Math.\nmin(r-this.headLen,e.length-t);for(let i=0;i<s;i++)this.head[this.headLen+i]=e[t+i];return this.headLen+=\ns,t+s}checkFirstBytes(e){let t=this.head[0],r=this.head[1],s=(t&128)!==0,i=(t&112)>>4,o=t&15,a=(r&128)!==\n0,l=r&127;this.fin=s,this.rsv=i,this.opcode=o,this.masked=a,this.len7=l,this.headNeeded=2+(l===126?2:\nl===127?8:0)+(a?4:0);let f=this.compression&&i===st;i!==0&&!f&&this.violation(e,v,`RSV = ${i} and no\\\n extension negotiated`)||this.requireMask&&!a&&this.violation(e,v,"unmasked client-to-server frame")||\nthis.refuseMask&&a&&this.violation(e,v,"masked server-to-client frame")||($(o)?this.checkControlFrame(\ne,o,s,l,f):this.checkDataFrame(e,o,f))}checkControlFrame(e,t,r,s,i){!r&&this.violation(e,v,"fragment\\\ned control frame")||s>125&&this.violation(e,v,"control frame with payload length > 125 octets")||t!==\nd.Close&&t!==d.Ping&&t!==d.Pong&&this.violation(e,v,`control frame using reserved opcode ${t}`)||t===\nd.Close&&s===1&&this.violation(e,v,"received close control frame with payload len 1")||i&&this.violation(\ne,v,"received compressed control frame")}checkDataFrame(e,t,r){t!==d.Continuation&&t!==d.Text&&t!==d.\nBinary&&this.violation(e,v,`data frame using reserved opcode ${t}`)||!this.inMessage&&t===d.Continuation&&\nthis.violation(e,v,"received continuation data frame outside fragmented message")||this.inMessage&&t!==\nd.Continuation&&this.violation(e,v,"received non-continuation data frame while inside fragmented mes\\\nsage")||r&&this.inMessage&&this.violation(e,v,"received continuation data frame with compress bit se\\\nt")}payloadLength(e){let t=this.head;if(this.len7===126){let o=t.readUInt16BE(2);return o<126&&this.\nviolation(e,v,"invalid data frame length (not using minimal length encoding)")?null:{length:o,pos:4,\noverLimit:!1}}if(this.len7!==127)return{length:this.len7,pos:2,overLimit:!1};let r=t.readUInt32BE(2),\ns=t.readUInt32BE(6);if(r>=2147483648)return this.violation(e,v,"invalid data frame length (>2^63)"),\nthis.stop(),null;let i=r*4294967296+s;return i<65536&&this.violation(e,v,"invalid data frame length \\\n(not using minimal length encoding)")?null:{length:i,pos:10,overLimit:r>2097151}}beginFrame(e){let t=this.\npayloadLength(e);if(t===null)return!1;let{length:r,pos:s,overLimit:i}=t,o=this.maxFramePayload>0?this.\nmaxFramePayload:Number.MAX_SAFE_INTEGER;if(i||r>o)return this.violation(e,rt,`frame exceeds payload \\\nlimit of ${o} octets`),this.stop(),!1;let a=this.masked?Buffer.from(this.head.subarray(s,s+4)):null,\nl={opcode:this.opcode,fin:this.fin,rsv:this.rsv,masked:this.masked,mask:a,length:r};if(this.headLen=\n0,this.headNeeded=2,this.firstBytesChecked=!1,this.frame=l,this.remaining=r,this.delivered=0,this.state=\nT.Payload,l.opcode<=7&&!this.inMessage&&(this.inMessage=!0),e.onFrameBegin(l),this.isStopped)return!1;\nif(r===0){if(this.state=T.Header,e.onFrameData(b),this.isStopped)return!1;this.endFrame(e)}return!this.\nisStopped}endFrame(e){let t=this.frame;this.frame=null,this.state=T.Header,e.onFrameEnd(t),t.opcode<=\n7&&t.fin&&(this.inMessage=!1)}violation(e,t,r){return e.onViolation(t,r),this.isStopped}};function Oe(n){return n.behaviorClose!=="WRONG CODE"?n:{...n,behavior:"FAILED",result:n.resultClose}}var k={Ok:"OK",NonStrict:"NON-STRICT",Failed:"FAILED",Informational:"INFORMATIONAL",Unimplemented:"U\\\nNIMPLEMENTED"},B={Ok:"OK",Failed:"FAILED",Unclean:"UNCLEAN",WrongCode:"WRONG CODE",FailedByClient:"F\\\nAILED BY CLIENT",Informational:"INFORMATIONAL"};function ot(n,e){if(n.kind!==e.kind)return!1;switch(n.kind){case"message":return e.kind==="message"&&\nn.binary===e.binary&&n.data.equals(e.data);case"pong":return e.kind==="pong"&&n.data.equals(e.data);case"\\\ntimeout":return e.kind==="timeout"&&n.tag===e.tag}}function at(n,e){return n.length===e.length&&n.every(\n(t,r)=>ot(t,e[r]))}function $e(n,e,t,r,s){let i=r.behavior,o=r.result;for(let[f,c]of Object.entries(n))if(c!==void 0&&at(\nt,c)){i=f,o="Actual events match at least one expected.";break}let a,l;return s.connectionWasOpen?(e.\nclosedByMe!==s.closedByMe?(a=B.Failed,l="The connection was failed by the wrong endpoint"):e.requireClean&&\n!s.wasClean?(a=B.Unclean,l="The spec requires the connection to be failed cleanly here"):s.remoteCloseCode!==\nnull&&!e.closeCode.includes(s.remoteCloseCode)?(a=B.WrongCode,l=`The close code should have been ${e.\ncloseCode.join(",")} or empty`):!s.isServer&&s.droppedByMe?(a=B.FailedByClient,l="It is preferred th\\\nat the server close the TCP connection"):(a=B.Ok,l="Connection was properly closed"),e.closedByWrongEndpointIsFatal===\n!0&&e.closedByMe!==s.closedByMe&&(i=k.Failed)):(a=B.Failed,l="The WebSocket opening handshake was ne\\\nver completed!"),{behavior:i,result:o,behaviorClose:a,resultClose:l}}function lt(n){return n[0]==="timeout"?{kind:"timeout",tag:n[1]}:n[0]==="pong"?{kind:"pong",data:Buffer.\nfrom(n[1],"base64")}:{kind:"message",data:Buffer.from(n[1],"base64"),binary:n[2]}}function ft(n,e,t,r){\nif(n.needsDeflate&&!e)return{behavior:k.Unimplemented,result:"permessage-deflate was not negotiated."};\nlet s=i=>({behavior:k.Failed,result:i});for(let[i,o]of t.entries()){let a=r[i],l=`Echo ${i+1}`;if(a===\nvoid 0)return s(`${l}: the peer sent more messages than it was sent.`);if(o.binary!==a.binary)return s(\n`${l}: ${o.binary?"binary":"text"} instead of ${a.binary?"binary":"text"}.`);if(o.length!==a.length)\nreturn s(`${l}: ${o.length} bytes instead of ${a.length}.`);if(n.echo==="content"&&!o.data.equals(a.\ndata))return s(`${l}: its content differs from what was sent.`)}return r.length===0||t.length<r.length?\ns(`Received ${t.length} of ${r.length} echoes.`):{behavior:k.Ok,result:"Every message was echoed."}}\nfunction Ae(n,e){let t=n.echo!==null?ft(n,e.deflateOn,e.echoed,e.sent):{behavior:k.Failed,result:"Ac\\\ntual events differ from any expected."},r=e.facts.connectionWasOpen?n.expect:{},s=Object.fromEntries(\nObject.entries(r).flatMap(([a,l])=>l===void 0?[]:[[a,l.map(lt)]])),i={...n.close,closedByWrongEndpointIsFatal:n.\nclose.closedByWrongEndpointIsFatal===!0},o=$e(s,i,e.received,t,e.facts);return n.adjust==="wrong-cod\\\ne-fails"?Oe(o):n.adjust==="informational"?{...o,behavior:k.Informational,behaviorClose:B.Informational}:\no}var ut={0:"continuation",1:"text",2:"binary",8:"close",9:"ping",10:"pong"},{Open:We,Closing:Z,Closed:le}=x;\nfunction H(n){return JSON.stringify(M(n))}function Ne(n){if(n.length===0)return"close (no code)";if(n.\nlength===1)return`close with a 1-byte payload 0x${n.toString("hex")}`;let e=n.subarray(2);return`clo\\\nse ${n.readUInt16BE(0)}${e.length>0?` ${H(e)}`:""}`}function Re(n){return{compressNoContextTakeover:n.\ndecompressNoContextTakeover,compressWindowBits:n.decompressWindowBits,decompressNoContextTakeover:n.\ncompressNoContextTakeover,decompressWindowBits:n.compressWindowBits,decompressWindowParam:"client_ma\\\nx_window_bits"}}var X=class{constructor(e){this.data=e;this.peerReader=this.newPeerReader(!1);let t=e.\necho==="length";this.peerAssembler=new U(this.link({onMessage:(r,s,i)=>this.peerMessage(r,s,i),messageLengthOnly:t},\n()=>this.peerDeflate,{failedByMe:()=>this.failedByMe,failConnection:(r,s)=>this.fail(r,s),dropOnError:r=>this.\nfail(null,r),onControlFrame:(r,s)=>this.onPeerControl(r,s)})),this.ourAssembler=new U(this.link({onMessage:(r,s,i)=>{\nthis.sent.push({binary:s,data:r,length:i})},messageLengthOnly:t},()=>this.ourDeflate,{failedByMe:()=>!1,\nfailConnection:()=>{},dropOnError:()=>{},onControlFrame:r=>this.onOurControl(r)})),this.ourSink=this.\nourFrames()}data;shown=40;t0=performance.now();socket=null;replay=null;onJudged=()=>{};open=!1;tcpDone=!1;droppedByMe=!1;uncleanEnd=null;rx=0;received=[];echoed=[];sent=[];counts={\npeer:0,wsgate:0};phase=We;closedByMe=!1;failedByMe=!1;wasClean=!1;remoteCloseCode=null;dropped=!1;peerDeflate=null;ourDeflate=null;peerReader;ourReader=new I(\n{requireMask:!1,compressionNegotiated:!0,maxFramePayload:0});peerAssembler;ourAssembler;ourSink;ourInFrame=!1;newPeerReader(e){\nlet t=this.data.role==="client",r=A.maxMessagePayload;return new I({requireMask:t,refuseMask:!t,compressionNegotiated:e,\nmaxFramePayload:r,unmaskInPlace:!0})}link(e,t,r){return{...r,state:()=>this.phase,deflate:t,handler:()=>e,\nmaxMessagePayload:A.maxMessagePayload,wire:new K(0),traffic:new G,onViolation:(s,i)=>r.failConnection(\ns===m.MessageTooBig?s:m.ProtocolError,i),stopReading:()=>{}}}stamp(){return`+${(performance.now()-this.\nt0).toFixed(1)} ms`.padStart(12)}say(e,t){console.log(`${e}  ${t}`)}sayNow(e){this.say(this.stamp(),\ne)}note(e,t){this.counts[e]+=1,this.counts[e]<=this.shown?this.sayNow(`${e==="peer"?"peer \u2192 ":"wsg\\\nate \u2192 "}${t}`):this.counts[e]===this.shown+1&&this.sayNow(`(${e}: further frames and messages are \\\ncounted, not shown)`)}agree(e){let t=de(e??"").find(a=>pe(a.name)),r=t===void 0?null:he(t.params);if(r===\nnull||typeof r=="string")return;let s=me(r),i=this.data.role==="server"?s:Re(s),o={level:A.deflateLevel,\nmaxMessageSize:A.maxMessagePayload};this.peerDeflate=new L(i,o),this.ourDeflate=new L(Re(i),o),this.\npeerReader=this.newPeerReader(!0)}peerBytes(e){this.droppedByMe||(this.rx+=e.length,this.peerReader.\nstopped||this.peerReader.push(e,this.peerAssembler),this.replay?.pump())}ourBytes(e){this.ourReader.\npush(e,this.ourSink),(this.ourInFrame||this.ourReader.bufferedBytes>0)&&this.note("wsgate",`${e.length}\\\n octets, a frame not yet complete`)}ourFrames(){let e=[],t=0;return{onViolation:()=>{},onFrameBegin:r=>{\nthis.ourInFrame=!0,e=[],t=0,this.ourAssembler.onFrameBegin(r)},onFrameData:r=>{t<64&&r.length>0&&e.push(\nr.subarray(0,64-t)),t+=r.length,this.ourAssembler.onFrameData(r)},onFrameEnd:r=>{this.ourInFrame=!1;\nlet s=Buffer.concat(e),i=`${r.fin?"fin":"not fin"}${r.rsv!==0?`, rsv ${r.rsv}`:""}`;r.opcode===d.Close?\nthis.note("wsgate",Ne(s)):this.note("wsgate",`${ut[r.opcode]??`opcode ${r.opcode}`} frame ${H(s)} (${r.\nlength} bytes, ${i})`),this.ourAssembler.onFrameEnd(r)}}}onOurControl(e){e!==d.Close||this.phase!==We||\n(this.phase=Z,this.closedByMe=!0)}fail(e,t){this.phase!==le&&(this.failedByMe=!0,e===null?(this.sayNow(\n`peer \u2192 ${t} (wsgate drops TCP)`),this.wasClean=!1,this.drop()):this.phase!==Z?(this.sayNow(`peer \\\n\u2192 protocol violation: ${t} (wsgate fails the connection, ${e})`),this.phase=Z,this.closedByMe=!0):\n(this.sayNow(`peer \u2192 protocol violation: ${t} (wsgate, already closing, drops TCP)`),this.drop()))}isClosed(){\nreturn this.phase===le}drop(){this.phase=le,this.dropped=!0,this.peerReader.stop()}peerMessage(e,t,r){\nlet s=e.length===0&&r>0?"":` ${H(e.subarray(0,64))}`;this.note("peer",`${t?"binary":"text"} message${s}\\\n (${r} bytes)`),this.data.echo!==null?this.echoed.push({binary:t,data:e,length:r}):this.received.push(\n{kind:"message",data:e,binary:t})}onPeerControl(e,t){e===d.Close?(this.note("peer",Ne(t)),this.onPeerClose(\nt)):e===d.Ping?this.note("peer",`ping ${H(t)}`):e===d.Pong&&(this.note("peer",`pong ${H(t)}`),this.received.\npush({kind:"pong",data:t}))}onPeerClose(e){let t=e.length>=2?e.readUInt16BE(0):null,r=e.length>2?e.subarray(\n2):null;this.remoteCloseCode=t,t!==null&&!ce(t)&&this.fail(m.ProtocolError,`invalid close code ${t}`),\n!this.isClosed()&&(r!==null&&!Be(r)&&this.fail(m.InvalidPayload,"invalid close reason (non-UTF-8 pay\\\nload)"),!this.isClosed()&&(this.wasClean=!0,this.phase=Z,this.data.role==="client"&&this.drop()))}mark(e){\nthis.sayNow(`wsgate: timeout ${JSON.stringify(e)} (the case\'s own event)`),this.received.push({kind:"\\\ntimeout",tag:e})}tcpClosed(e){this.tcpDone||(this.tcpDone=!0,this.replay?.stop(),this.droppedByMe||this.\nsayNow(`peer ${e}`),this.finish())}finish(){let e=this.wasClean&&this.uncleanEnd===null,t=this.droppedByMe||\nthis.dropped,r={connectionWasOpen:this.open,closedByMe:this.closedByMe,droppedByMe:t,wasClean:e,remoteCloseCode:this.\nremoteCloseCode,isServer:this.data.role==="client"},s=Ae(this.data,{facts:r,deflateOn:this.peerDeflate!==\nnull,received:this.received,echoed:this.echoed,sent:this.sent}),i=Math.max(0,this.counts.peer-this.shown)+\nMath.max(0,this.counts.wsgate-this.shown),o=this.remoteCloseCode;console.log(""),i>0&&console.log(`f\\\nrames and messages not shown: ${i}`),console.log(`observed events: ${JSON.stringify(this.received.map(\nTe))}`),console.log(`peer close code: ${o===null?"none":String(o)}`),console.log(`closed by wsgate\'s\\\n side: ${String(this.closedByMe)}; clean: ${String(e)}; TCP dropped by wsgate\'s side: ${String(t)}`),\nconsole.log(`behavior: ${s.result}`),console.log(`closing: ${s.resultClose}`),console.log(`verdict: ${s.\nbehavior} / ${s.behaviorClose}`),process.exitCode=s.behavior==="OK"&&s.behaviorClose==="OK"?0:1,this.\nonJudged()}};function O(n,e){let t=new RegExp(`^${e}:[ \\\\t]*(.*?)[ \\\\t]*$`,"im").exec(n);return t===null?null:t[1]}\nfunction Le(n,e,t){let r=Buffer.alloc(0),s=!1;e.on("data",i=>{if(s){n?.open===!0&&n.socket===e&&n.peerBytes(\ni);return}r=Buffer.concat([r,i]);let o=r.indexOf(`\\r\n\\r\n`);o<0||(s=!0,t(r.subarray(0,o+4).toString("latin1"),r.subarray(o+4)))})}function De(n,e){let t=!1;n.\nsocket=e,e.setNoDelay(!0),e.on("error",r=>{r.code==="ECONNRESET"?t=!0:n.sayNow(`(socket error: ${r.message}\\\n)`)}),e.on("close",()=>n.tcpClosed(t?"reset TCP":"closed TCP"))}function dt(n,e,t){let r=o=>ee(o??""),\ns=!1,i=Fe.createServer(o=>{let a=performance.now();o.on("error",()=>{}),Le(n,o,(l,f)=>{let c=/^GET (\\S+)/.\nexec(l)?.[1]??"/",u=O(l,"Sec-WebSocket-Key"),p=c.startsWith("/getCaseCount");if(p||c.startsWith("/up\\\ndateReports")||s){o.write(`HTTP/1.1 101 Switching Protocols\\r\nUpgrade: websocket\\r\nConnection: Upgrade\\r\nSec-WebSocket-Accept: ${r(u)}\\r\n\\r\n`),p&&o.write(Buffer.from([129,1,49])),o.write(Buffer.from([136,2,3,232])),o.on("data",()=>o.destroy()),\nsetTimeout(()=>o.destroy(),2e3).unref();return}s=!0,n.t0=a,De(n,o);let h=O(l,"Sec-WebSocket-Extensio\\\nns");n.say(n.stamp(),`peer \u2192 upgrade request GET ${c}${h!==null?` (offers ${h})`:""}`);let g=e.replace(\n/^(Sec-WebSocket-Accept:[ \\t]*)\\S+/im,`$1${r(u)}`),C=O(g,"Sec-WebSocket-Extensions");n.agree(C),n.say(\nn.stamp(),`wsgate \u2192 ${g.split(`\\r\n`)[0]??""}${C!==null?` (${C})`:""}`),o.cork(),o.write(Buffer.from(g,"latin1")),n.open=!0,f.length>0&&\nn.peerBytes(f),n.replay?.pump(),process.nextTick(()=>{for(;o.writableCorked>0;)o.uncork()})})});n.onJudged=\n()=>setTimeout(()=>i.close(),500),i.listen(t,"127.0.0.1",()=>{let o=i.address(),a=typeof o=="object"&&\no!==null?o.port:t;console.log(`listening on ws://127.0.0.1:${a}/ : point the client under test at it\\\n (any path)`)})}function ht(n,e,t){let r=new URL(t),s=`${r.hostname}${r.port===""?"":`:${r.port}`}`,\ni=e.replace(/^GET \\S+/,`GET ${r.pathname}${r.search}`).replace(/^(Host:[ \\t]*)\\S+/im,`$1${s}`),o=O(i,\n"Sec-WebSocket-Key")??"",a=ee(o),l=Fe.connect({host:r.hostname.replace(/^\\[|\\]$/g,""),port:r.port===\n""?80:Number(r.port)},()=>{n.t0=performance.now(),De(n,l),n.say(n.stamp(),`wsgate \u2192 upgrade request \\\nGET ${r.pathname}${r.search} to ${s}`),l.write(Buffer.from(i,"latin1"))});l.once("error",f=>{n.socket===\nnull&&(console.error(`cannot connect to ${r.href}: ${f.code??f.message}`),process.exitCode=2)}),Le(n,\nl,(f,c)=>{let u=f.split(`\\r\n`)[0]??"",p=O(f,"Sec-WebSocket-Extensions");if(n.say(n.stamp(),`peer \u2192 ${u}${p!==null?` (${p})`:""}`),\n!/^HTTP\\/1\\.1 101\\b/.test(u)||O(f,"Sec-WebSocket-Accept")!==a){n.say(n.stamp(),"wsgate drops TCP: th\\\ne opening handshake failed"),n.droppedByMe=!0,l.destroy();return}n.agree(p),n.open=!0,c.length>0&&n.\npeerBytes(c),n.replay?.pump()})}function Pe(n,e){let t=Buffer.from(n.blob,"base64"),r=n.blobGzip?ct(\nt):t,s=n.writes.map(([a,l,f,c,u,p,h,g])=>{let C=r.subarray(c,c+u);if(p!==null){let Q=Buffer.from(p,"\\\nbase64"),fe=Buffer.alloc(h);for(let _=0;_<h;_+=Q.length)Q.copy(fe,_,0,Math.min(Q.length,h-_));C=Buffer.\nconcat([C,fe])}return{t:a,rx:l,handshake:(f&1)!==0,sync:(f&2)!==0,data:C,chop:g}}),i=Buffer.concat(s.\nfilter(a=>a.handshake).map(a=>a.data)).toString("latin1"),o=new X(n);o.replay=new q(o,s.filter(a=>!a.\nhandshake)),n.role==="client"?dt(o,i,e[0]===void 0?9001:Number(e[0])):ht(o,i,e[0]??n.url??"ws://127.\\\n0.0.1:9001/")}Pe(DATA,process.argv.slice(2));\n';
+  try {
+    runtimeText ??= readFileSync14(new URL("./runtime-bundle.js", import.meta.url), "utf8");
+  } catch (err) {
+    throw new Error(`the repro runtime is missing (${err.message.split("\n")[0] ?? ""}): build wsgate with npm run build`);
+  }
+  return runtimeText;
+}
+function plain2(text) {
+  return text.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]+>/g, "").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+}
+function comment(text, indent = "") {
+  const out = [];
+  for (const paragraph of text.split("\n")) {
+    let line2 = "";
+    for (const word of paragraph.split(/\s+/).filter((w) => w !== "")) {
+      if (line2 !== "" && line2.length + word.length + 1 > WIDTH - 3 - indent.length) {
+        out.push(`// ${indent}${line2}`);
+        line2 = word;
+      } else line2 = line2 === "" ? word : `${line2} ${word}`;
+    }
+    out.push(`// ${indent}${line2}`.trimEnd());
+  }
+  return out;
+}
+function recordedUrl(data, blob) {
+  const first = data.writes[0];
+  if (data.role !== "server" || first === void 0) return null;
+  const head2 = blob.subarray(first[3], first[3] + first[4]).toString("latin1");
+  const target = /^GET (\S+)/.exec(head2)?.[1];
+  const host = /^Host:[ \t]*(\S+)/im.exec(head2)?.[1];
+  return target === void 0 || host === void 0 ? null : `ws://${host}${target}`;
+}
+function isWholeReport(run) {
+  return run.expectedClose !== void 0 && run.wirelog !== void 0 && run.expected !== void 0 && run.description !== void 0;
+}
+function headerLines2(data, run, url2, embedded) {
+  const requirement = requirementFor(data.id, run.expectedClose);
+  const why = isWholeReport(run) ? explainResult(run) : null;
+  const file2 = `repro-${data.id}.mjs`;
+  const peer = data.role === "client" ? "a WebSocket client" : "a WebSocket server";
+  const verdict = `${run.behavior} / ${run.behaviorClose}`;
+  return [
+    `// wsgate repro: Autobahn|Testsuite case ${data.id} against ${JSON.stringify(run.agent)} (${peer}).`,
+    "//",
+    "// What wsgate does in this case:",
+    ...comment(plain2(data.description), "  "),
+    "// What the peer must do:",
+    ...comment(plain2(data.expectation), "  "),
+    `// Requirement (${requirement.rfc}):`,
+    ...comment(plain2(requirement.text), "  "),
+    "//",
+    `// In the run: ${verdict} (behavior / behaviorClose).`,
+    ...why === null ? [] : comment(`Why: ${why.cause.title}: the peer ${why.peerDid}. Ending: ${why.ending}.`, "  "),
+    ...comment(`behavior: ${run.result}`, "  "),
+    ...comment(`closing: ${run.resultClose}`, "  "),
+    ...comment(
+      `observed events: ${JSON.stringify(run.received).replaceAll("],[", "], [")}; peer close code: ${run.remoteCloseCode === null ? "none" : String(run.remoteCloseCode)}`,
+      "  "
+    ),
+    "//",
+    ...data.role === "client" ? [
+      `// Run it: node ${file2} [PORT]   (default 9001), then point the client at ws://127.0.0.1:PORT/`,
+      "// (any path; an Autobahn-style driver gets 1 from /getCaseCount and a plain close from /updateReports)."
+    ] : [`// Run it: node ${file2} ws://HOST:PORT/PATH   (default: ${url2 ?? "ws://127.0.0.1:9001/"}, the server of the run)`],
+    ...comment(
+      "It plays wsgate's side of the case byte for byte with the run's timing (each write no earlier than it was made, and not before the peer had sent as many bytes as then, waiting at most 2 s more), prints what the peer does, and ends with the verdict by Autobahn|Testsuite's rules: exit 0 for OK / OK, 1 otherwise. Plain Node >= 20, no packages."
+    ),
+    ...data.adjust === "other" ? comment(
+      "This case adjusts its verdict on facts the repro does not see (the frames wsgate sent, a scripted handshake): only Autobahn's common rules are applied here."
+    ) : [],
+    ...data.overflowed ? comment("The run wrote more than the recording keeps: the replay stops where the recording did.") : [],
+    `// Written by wsgate ${VERSION}. Embedded bytes: ${embedded}.`
+  ];
+}
+function reproScript(data, run) {
+  const blob = Buffer.from(data.blob, "base64");
+  const gzip = blob.length > PLAIN_BLOB;
+  const embedded = (gzip ? gzipSync2(blob, { level: 9 }) : blob).toString("base64");
+  const runtimeData = {
+    id: data.id,
+    role: data.role,
+    expect: data.expect,
+    close: data.close,
+    echo: data.echo,
+    needsDeflate: data.needsDeflate,
+    adjust: data.adjust,
+    blobGzip: gzip,
+    writes: data.writes,
+    marks: data.marks,
+    end: data.end,
+    url: recordedUrl(data, blob)
+  };
+  const header = headerLines2(data, run, runtimeData.url, `${blob.length}${gzip ? ` (${embedded.length} characters of base64 of gzip)` : ""}`);
+  const lines = [];
+  for (let i2 = 0; i2 < embedded.length; i2 += WIDTH) lines.push(`  '${embedded.slice(i2, i2 + WIDTH)}',`);
+  return [
+    ...header,
+    "",
+    `const DATA = ${JSON.stringify(runtimeData, null, 1).replace(/\n\s*/g, " ")};`,
+    `DATA.blob = [
+${lines.join("\n")}
+].join('');`,
+    "",
+    `// The runtime: wsgate ${VERSION}'s own code (src/repro/runtime/entry.ts and what it imports), bundled and minified.`,
+    runtime().trimEnd(),
+    ""
+  ].join("\n");
+}
+var runtimeText, PLAIN_BLOB, WIDTH;
+var init_script2 = __esm({
+  "src/repro/script.ts"() {
+    "use strict";
+    init_version();
+    init_explain();
+    init_requirements();
+    runtimeText = null;
+    PLAIN_BLOB = 2048;
+    WIDTH = 100;
+  }
+});
+
+// src/repro/keeper.ts
+import path24 from "node:path";
+function passedBothAxes(r) {
+  return r.behavior === "OK" && r.behaviorClose === "OK";
+}
+var REPRO_SCRIPT_DIR, ReproKeeper;
+var init_keeper = __esm({
+  "src/repro/keeper.ts"() {
+    "use strict";
+    init_recording();
+    init_files();
+    init_recording_file();
+    init_script2();
+    REPRO_SCRIPT_DIR = "repro";
+    ReproKeeper = class {
+      constructor(outdir, scripts) {
+        this.outdir = outdir;
+        this.scripts = scripts;
+      }
+      outdir;
+      scripts;
+      writing = [];
+      problems = [];
+      /** A case was settled: its recording is written if it did not pass, else dropped. */
+      settled(gc) {
+        const result = gc.result;
+        const recording = result === null ? null : takeRecording(result);
+        if (result === null || recording === null || gc.reportBase === null || passedBothAxes(result)) return;
+        const base = gc.reportBase;
+        const data = reproData(recording);
+        this.writing.push(
+          (async () => {
+            await writeRecording(this.outdir, base, data);
+            if (!this.scripts) return;
+            const dir = path24.join(this.outdir, REPRO_SCRIPT_DIR);
+            await makeDirectory(dir);
+            await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
+          })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
+        );
+      }
+      /** Waits for every write; the problems met, one line each. */
+      async finish() {
+        await Promise.all(this.writing);
+        return this.problems;
+      }
+    };
+  }
+});
+
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path21 from "node:path";
+import path25 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path21.dirname(config2.junit)],
-    ["the --json directory", path21.dirname(config2.json)]
+    ["the --junit directory", path25.dirname(config2.junit)],
+    ["the --json directory", path25.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -85587,7 +85988,7 @@ var init_resources = __esm({
 
 // src/peer/output-log.ts
 import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
-import path22 from "node:path";
+import path26 from "node:path";
 var OutputLog;
 var init_output_log = __esm({
   "src/peer/output-log.ts"() {
@@ -85595,7 +85996,7 @@ var init_output_log = __esm({
     OutputLog = class {
       constructor(file2) {
         this.file = file2;
-        this.name = path22.basename(file2);
+        this.name = path26.basename(file2);
       }
       file;
       stream = null;
@@ -85606,7 +86007,7 @@ var init_output_log = __esm({
         if (this.closed || chunk.length === 0) return;
         if (this.stream === null) {
           try {
-            mkdirSync(path22.dirname(this.file), { recursive: true });
+            mkdirSync(path26.dirname(this.file), { recursive: true });
           } catch {
           }
           this.stream = createWriteStream2(`${this.file}.part`);
@@ -85651,7 +86052,7 @@ var init_output_log = __esm({
 });
 
 // src/peer/watch.ts
-import path23 from "node:path";
+import path27 from "node:path";
 var CLIENT_OUTPUT_LOG, EXIT_TOLD_MS, SERVER_CPU_SAMPLE_MS, PeerWatch;
 var init_watch = __esm({
   "src/peer/watch.ts"() {
@@ -85809,7 +86210,7 @@ var init_watch = __esm({
         return warnings.length === 0 ? null : warnings.join("; ");
       }
       log(name) {
-        const log = new OutputLog(path23.join(this.outdir, name));
+        const log = new OutputLog(path27.join(this.outdir, name));
         this.logs.push(log);
         return log;
       }
@@ -86006,13 +86407,94 @@ var init_run2 = __esm({
   }
 });
 
+// src/repro/from-report.ts
+var from_report_exports = {};
+__export(from_report_exports, {
+  reproFromReport: () => reproFromReport
+});
+import { existsSync as existsSync4, statSync as statSync4 } from "node:fs";
+import { readFile as readFile5 } from "node:fs/promises";
+import path28 from "node:path";
+async function readJson(file2) {
+  try {
+    return JSON.parse(await readFile5(file2, "utf8"));
+  } catch (err) {
+    throw new UsageError(`cannot read ${file2}: ${err.message.split("\n")[0] ?? ""}`);
+  }
+}
+function pickEntry(index, req, dir) {
+  const agents = Object.keys(index).filter((a2) => index[a2]?.[req.caseId] !== void 0);
+  if (req.agent !== null) {
+    const entry = index[req.agent]?.[req.caseId];
+    if (entry === void 0)
+      throw new UsageError(
+        `no report of case ${req.caseId} for agent ${JSON.stringify(req.agent)} in ${dir}${agents.length > 0 ? ` (agents: ${agents.join(", ")})` : ""}`
+      );
+    return { agent: req.agent, entry };
+  }
+  if (agents.length === 0) throw new UsageError(`no report of case ${req.caseId} in ${dir}`);
+  if (agents.length > 1) throw new UsageError(`case ${req.caseId} ran against several agents in ${dir}: name one with --agent (${agents.join(", ")})`);
+  const agent = agents[0];
+  return { agent, entry: index[agent]?.[req.caseId] };
+}
+async function reproFromReport(req) {
+  const dir = path28.resolve(req.from);
+  if (!existsSync4(dir) || !statSync4(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
+  const indexFile = path28.join(dir, "index.json");
+  if (!existsSync4(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
+  const index = await readJson(indexFile);
+  const { agent, entry } = pickEntry(index, req, dir);
+  const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
+  if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
+  const caseFile = path28.join(dir, entry.reportfile);
+  if (existsSync4(caseFile) && (await readJson(caseFile)).transport === "h2") {
+    throw new UsageError(
+      `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
+    );
+  }
+  if (everyCase.find((c5) => c5.id === req.caseId)?.attack !== void 0) {
+    throw new UsageError(
+      `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
+    );
+  }
+  if (!existsSync4(path28.join(dir, REPRO_DATA_DIR)))
+    throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
+  const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
+    (f) => existsSync4(f)
+  );
+  if (file2 === void 0)
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path28.join(dir, REPRO_DATA_DIR)}`);
+  let data;
+  try {
+    data = await readRecording(file2);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  const report = await readJson(resolveInside(dir, entry.reportfile));
+  return {
+    script: reproScript(data, report),
+    summary: `case ${req.caseId} against ${JSON.stringify(agent)} (${data.role === "client" ? "a client" : "a server"}), ${verdict} in the run`
+  };
+}
+var init_from_report = __esm({
+  "src/repro/from-report.ts"() {
+    "use strict";
+    init_registry();
+    init_errors();
+    init_files();
+    init_keeper();
+    init_recording_file();
+    init_script2();
+  }
+});
+
 // src/run/serve.ts
 var serve_exports = {};
 __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path24 from "node:path";
+import path29 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -86031,7 +86513,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path24.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path29.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -86064,8 +86546,8 @@ var init_serve = __esm({
 });
 
 // src/action.ts
-import path25 from "node:path";
-import { Writable as Writable4 } from "node:stream";
+import path30 from "node:path";
+import { Writable as Writable5 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
 // src/config/options/table.ts
@@ -88215,11 +88697,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path26) => {
+  require: (path31) => {
     if (typeof require2 !== "undefined") {
-      return require2(path26);
-    } else if (path26.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path26, "utf8"));
+      return require2(path31);
+    } else if (path31.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path31, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -89732,16 +90214,16 @@ function usage(yargs, shim3) {
       return maxWidth2;
     }
   }
-  let version2 = null;
+  let version3 = null;
   self2.version = (ver) => {
-    version2 = ver;
+    version3 = ver;
   };
   self2.showVersion = (level) => {
     const logger = yargs.getInternalMethods().getLoggerInstance();
     if (!level)
       level = "error";
     const emit = typeof level === "function" ? level : logger[level];
-    emit(version2);
+    emit(version3);
   };
   self2.reset = function reset2(localLookup) {
     failMessage = null;
@@ -92087,6 +92569,55 @@ function listCommand(y, { io }) {
   );
 }
 
+// src/commands/matrix.ts
+init_errors();
+function matrixCommand(y, context) {
+  const { io, env: env2, setStatus } = context;
+  return y.command(
+    "matrix",
+    "Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing",
+    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once within a row" }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("merge", {
+      type: "string",
+      array: true,
+      describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running"
+    }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m"),
+    async (a2) => {
+      const { mergeMatrix: mergeMatrix2, runMatrix: runMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
+      if (a2.merge !== void 0) {
+        setStatus(await mergeMatrix2(a2.merge.map(String), a2.outdir, env2, io.stdout));
+        return;
+      }
+      const options = {
+        implementations: a2.implementations,
+        root: process.cwd(),
+        only: (a2.only ?? []).map(String),
+        role: a2.role ?? null,
+        cases: a2.cases === void 0 ? null : a2.cases.map(String),
+        quick: a2.quick,
+        jobs: a2.jobs ?? null,
+        shard: a2.shard ?? null,
+        outdir: a2.outdir,
+        ...io.signal ? { signal: io.signal } : {}
+      };
+      const status = await runMatrix2(options, (args) => runRow(args, context), io.stdout);
+      setStatus(exitForSignal(io.signal) ?? status);
+    }
+  );
+}
+async function runRow(args, { io, env: env2 }) {
+  const [{ resolveRunConfig: resolveRunConfig2 }, { runGate: runGate2 }, { makeLogger: makeLogger2 }] = await Promise.all([
+    Promise.resolve().then(() => (init_run_config(), run_config_exports)),
+    Promise.resolve().then(() => (init_run2(), run_exports)),
+    Promise.resolve().then(() => (init_setup(), setup_exports))
+  ]);
+  const parsed = await tableOptions(yargs_default(args), RUN_OPTIONS).strict().exitProcess(false).fail((msg, err) => {
+    throw err?.name === "YError" || err === void 0 ? new UsageError(err?.message ?? msg ?? "invalid arguments") : err;
+  }).parseAsync();
+  const config2 = resolveRunConfig2(settingsFrom(parsed, RUN_OPTIONS), { env: env2 });
+  const logger = makeLogger2(config2.logLevel);
+  return runGate2(config2, { out: io.stdout, logger, isTty: false, env: env2, ...io.signal ? { signal: io.signal } : {} });
+}
+
 // src/commands/merge.ts
 function mergeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
@@ -92264,8 +92795,8 @@ async function main(argv, io) {
     if (err !== void 0) throw err;
     throw new UsageError(unknownArgument(msg ?? "", argv, ...knownNames(usage2)) ?? msg ?? "invalid arguments");
   });
-  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand]) parser2 = add(parser2, context);
-  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge, list or repro (see --help)").help().alias("h", "help");
+  for (const add of [runCommand, serveCommand, mergeCommand, judgeCommand, listCommand, reproCommand, matrixCommand]) parser2 = add(parser2, context);
+  parser2 = parser2.demandCommand(1, "name a command: run, serve, judge, merge, list, repro or matrix (see --help)").help().alias("h", "help");
   try {
     let helpText = "";
     await parser2.parseAsync([...argv], {}, (_err, _argv, output2) => {
@@ -92340,7 +92871,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path25.join(value, "junit.xml")}`, `--json=${path25.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path30.join(value, "junit.xml")}`, `--json=${path30.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
@@ -92361,7 +92892,7 @@ async function runAction(env2, io) {
     return ExitCode.Usage;
   }
   let lastError = "";
-  const stderr = new Writable4({
+  const stderr = new Writable5({
     write(chunk, _encoding, callback) {
       const text = chunk.toString();
       const last = text.trimEnd().split("\n").pop() ?? "";
