@@ -13,7 +13,7 @@ import { inQuickSample } from '../cases/quick.js';
 import type { CatalogueCase } from '../cases/types.js';
 import { compareIds, selectCases } from '../cases/select.js';
 import { VERSION } from '../version.js';
-import type { PlannedRow, Role } from './rows.js';
+import { type PlannedRow, type Role, unsupportedOf } from './rows.js';
 
 /** A case's place in a row: the gate's status, or unsupported (the implementation says it cannot play it). */
 export type MatrixVerdict = 'passed' | 'failed' | 'skipped' | 'unsupported';
@@ -124,7 +124,7 @@ export function ranRow(head: RowHead, matrixDir: string, selection: MatrixFile['
 
 export function rowHead(row: PlannedRow): RowHead {
   const { name, title, language, homepage } = row.impl;
-  const unsupported = row.impl.roles[row.role]?.unsupported ?? [];
+  const unsupported = unsupportedOf(row.impl, row.role);
   return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
 }
 

@@ -53,7 +53,8 @@ export function rowArgs(row: PlannedRow, outdir: string, common: readonly string
   const r = row.impl.roles[row.role];
   if (r === undefined) throw new Error(`${row.key}: no such role`);
   const command = r.command === undefined ? [] : row.role === 'client' ? ['--client', r.command] : ['--server', r.command];
-  const unsupported = r.unsupported.length > 0 ? ['--exclude-cases', ...r.unsupported] : [];
+  const cannot = unsupportedOf(row.impl, row.role);
+  const unsupported = cannot.length > 0 ? ['--exclude-cases', ...cannot] : [];
   // A browser plays its cases one after another: the matrix's --jobs is not its.
   const own = r.args.includes('--browser') ? withoutJobs(common) : common;
   return ['--role', row.role, ...command, ...r.args, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...own];
@@ -63,6 +64,15 @@ export function rowArgs(row: PlannedRow, outdir: string, common: readonly string
 function withoutJobs(args: readonly string[]): string[] {
   const at = args.indexOf('--jobs');
   return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+
+/** The groups of the permessage-deflate cases (RFC 7692): a peer without the extension cannot play them. */
+const DEFLATE_GROUPS = ['12.*', '13.*'];
+
+/** The case patterns a role cannot play: those its entry names, and the deflate groups when it has no permessage-deflate. */
+export function unsupportedOf(impl: Implementation, role: Role): string[] {
+  const named = impl.roles[role]?.unsupported ?? [];
+  return impl.supports.permessageDeflate ? [...named] : [...new Set([...named, ...DEFLATE_GROUPS])];
 }
 
 /** The install as shell lines (what interop/install.sh does from the same fields). */

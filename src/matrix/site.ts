@@ -3,6 +3,7 @@
  * linking into the row's own report; then the per-case view (who fails a case, grouped by cause).
  * It renders matrix.json and decides nothing.
  */
+import { compareIds } from '../cases/select.js';
 import { escapeHtml as esc } from '../report/escape.js';
 import { page } from '../report/html/page.js';
 import type { MatrixCounts, MatrixFile, MatrixRow } from './result.js';
@@ -12,6 +13,9 @@ const CSS = `
 td.cell { text-align: center; white-space: nowrap; }
 td.cell a { color: inherit; text-decoration: none; display: block; }
 .meta { color: var(--muted); }
+/* The table scrolls inside its box, never the page (a phone); an install line breaks anywhere. */
+.scroll { max-width: 100%; overflow-x: auto; }
+td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
 `;
 
@@ -23,10 +27,10 @@ export function renderSite(m: MatrixFile): string {
 <main>
 <h1>Interop matrix</h1>
 <p class="meta">${esc(m.generatedAt)} · wsgate ${esc(m.wsgate)} · ${esc(machine)} · cases: ${esc(m.selection.cases?.join(' ') ?? 'all')}${m.selection.quick ? ' (quick)' : ''}${esc(shard)}</p>
-<table>
+<div class="scroll"><table>
 <tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${esc(g)}</th>`).join('')}<th class="num">All</th></tr>
 ${m.rows.map((r) => rowLine(r, groups)).join('\n')}
-</table>
+</table></div>
 <p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
 ${caseView(m.rows)}
 </main>`;
@@ -68,20 +72,10 @@ function caseView(rows: readonly MatrixRow[]): string {
     }
   }
   if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
-  const ids = [...failing.keys()].sort(byId);
+  const ids = [...failing.keys()].sort(compareIds);
   const sections = ids.map((id) => {
     const causes = [...(failing.get(id) ?? [])].map(([cause, who]) => `<li>${esc(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join('')}</ul></li>`);
     return `<h3 id="case-${esc(id)}">${esc(id)} <span class="meta">(group ${esc(groupOf(id))})</span></h3>\n<ul>${causes.join('')}</ul>`;
   });
   return `<h2 id="cases">By case</h2>\n<p class="meta">Who fails each case, and why.</p>\n${sections.join('\n')}`;
-}
-
-function byId(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
 }

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { implementationSchema, type Implementation } from '../../src/matrix/registry.js';
 import { runCliWith } from '../support/cli-env.js';
+import { needsInterop } from '../support/requirements.js';
 import { tempDir } from '../support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,9 +42,11 @@ function dpkgInstalled(pkg: string): boolean {
 
 /** Why NAME cannot run here (one line naming its install), or false when it can. */
 function absent(name: string, packages: string[], built?: string): string | false {
-  const missing = packages.filter((p) => !dpkgInstalled(p));
-  if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
-  return missing.length === 0 ? false : `not installed (${missing.join(', ')}): interop/install.sh ${name}`;
+  return needsInterop(name, () => {
+    const missing = packages.filter((p) => !dpkgInstalled(p));
+    if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
+    return missing.length === 0 ? null : missing.join(', ');
+  });
 }
 
 interface Summary {

@@ -133,6 +133,11 @@ describe('wsgate matrix', () => {
     assert.ok(existsSync(path.join(merged, 'ws-server', 'index.html')), 'each row’s shards merged into one report');
     const incomplete = await runMain(['matrix', '--merge', ...shards.slice(1), '--outdir', path.join(root, 'partial')]);
     assert.equal(incomplete.code, 2);
+    // `wsgate merge` of the shards' directories (each with matrix.json) joins them the same way.
+    const byMerge = path.join(root, 'merged-by-merge');
+    const viaMerge = await runMain(['merge', ...shards, '--outdir', byMerge]);
+    assert.equal(viaMerge.code, 0, viaMerge.stderr);
+    assert.deepEqual(strip(readMatrix(byMerge)), strip(readMatrix(whole)));
   });
 
   test('an unknown --only name is a usage error (2) in one line; nothing runs', async () => {

@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../src/errors.js';
 import { type Implementation, readRegistry } from '../../src/matrix/registry.js';
+import { unsupportedOf } from '../../src/matrix/rows.js';
 import { installedVersion, isInstalled } from '../../src/matrix/version.js';
 import { needs } from '../support/requirements.js';
 
@@ -132,4 +133,11 @@ test("the python-autobahn row's client command passes 1.1.1 and 2.1", { skip: ne
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+});
+
+test('a role without permessage-deflate cannot play groups 12 and 13: they are unsupported, beside what its entry names', () => {
+  const withOut = { ...entry('python-aiohttp'), supports: { permessageDeflate: false, http2: false } };
+  assert.deepEqual(unsupportedOf(withOut, 'client'), [...(withOut.roles.client?.unsupported ?? []), '12.*', '13.*']);
+  const withDeflate = { ...entry('python-autobahn'), supports: { permessageDeflate: true, http2: false } };
+  assert.deepEqual(unsupportedOf(withDeflate, 'server'), withDeflate.roles.server?.unsupported ?? []);
 });
