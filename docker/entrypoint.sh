@@ -1,7 +1,7 @@
 #!/bin/sh
 # The image's entrypoint, behind tini (Dockerfile): two doors into one image.
 #
-#   wsgate's own command line   run, serve, judge, merge, list, repro, --version, --help, -h, any first
+#   wsgate's own command line   run, serve, judge, merge, list, repro, matrix, --version, --help, -h, any first
 #                               argument starting with "-", or "wsgate ..." : wsgate's CLI, as the
 #                               owner of /reports (the user node, uid 1000, if root owns it) when the
 #                               container runs as root (the image's default), as the container's user
@@ -52,7 +52,7 @@ wsgate() {
 }
 
 case "${1-}" in
-  run | serve | judge | merge | list | repro | -*) wsgate "$@" ;;
+  run | serve | judge | merge | list | repro | matrix | -*) wsgate "$@" ;;
   wsgate)
     shift
     wsgate "$@"

@@ -84,8 +84,9 @@ describe('the npm package', () => {
     ]) {
       assert.ok(files.includes(f), `${f} is in the tarball`);
     }
-    // 442 KiB packed with the robustness profile (issue 36: 53 attack cases, their engine and data); 400 before it.
-    assert.ok(pack.size < 576 * 1024, `tarball ${pack.size} bytes`);
+    // 442 KiB packed with the robustness profile (issue 36: 53 attack cases, their engine and data); 400 before it;
+    // 577 KiB with the interop matrix (issue 53).
+    assert.ok(pack.size < 600 * 1024, `tarball ${pack.size} bytes`);
     t.diagnostic(`${pack.filename}: ${files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(1)} KiB unpacked`);
   });
 

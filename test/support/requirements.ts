@@ -121,7 +121,7 @@ function decide(name: string, missingLine: () => string | null): string | false 
   const known = seen.get(name);
   if (known !== undefined) return known;
   const line = forcedAbsent(name) ? `${name} counted absent (WSGATE_TEST_ABSENT)` : missingLine();
-  if (line !== null && required && !forcedAbsent(name) && !OPTIONAL.has(name))
+  if (line !== null && required && !forcedAbsent(name) && !OPTIONAL.has(name) && !name.startsWith('interop:'))
     throw new Error(`WSGATE_TEST_REQUIRE_ALL=1 and a requirement is missing: ${line}`);
   const result = line ?? false;
   seen.set(name, result);
@@ -139,6 +139,18 @@ export function needs(...names: MachineRequirement[]): string | false {
     if (line !== false) return line;
   }
   return false;
+}
+
+/**
+ * For a test's `skip` option: false when the interop implementation NAME is installed here, else one
+ * line naming what is missing and `interop/install.sh NAME`. `missing` says what is absent (null:
+ * nothing). Never required: CI installs no implementation of the registry but the proxies.
+ */
+export function needsInterop(name: string, missing: () => string | null): string | false {
+  return decide(`interop:${name}`, () => {
+    const what = missing();
+    return what === null ? null : `not installed (${what}): interop/install.sh ${name}`;
+  });
 }
 
 /** One pinned release of test/fixtures/robustness/: its directory, and why it cannot run (false: ready). */

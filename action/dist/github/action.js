@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path31) {
-  if (!path31)
+function getElementAtPath(obj, path32) {
+  if (!path32)
     return obj;
-  return path31.reduce((acc, key) => acc?.[key], obj);
+  return path32.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path31, issues) {
+function prefixIssues(path32, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path31);
+    iss.path.unshift(path32);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path31 = []) => {
+  const processError = (error63, path32 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path31, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path32, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
       } else {
-        const fullpath = [...path31, ...issue2.path];
+        const fullpath = [...path32, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path31 = []) => {
+  const processError = (error63, path32 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path31, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path32, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path31, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
       } else {
-        const fullpath = [...path31, ...issue2.path];
+        const fullpath = [...path32, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path31 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path31) {
+  const path32 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path32) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path31 = ref.slice(1).split("/").filter(Boolean);
-  if (path31.length === 0) {
+  const path32 = ref.slice(1).split("/").filter(Boolean);
+  if (path32.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path31[0] === defsKey) {
-    const key = path31[1] === void 0 ? void 0 : decodeJSONPointerSegment(path31[1]);
+  if (path32[0] === defsKey) {
+    const key = path32[1] === void 0 ? void 0 : decodeJSONPointerSegment(path32[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27770,13 +27770,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path31) {
-  const [top2, index, field] = path31.map(String);
+function describe3(path32) {
+  const [top2, index, field] = path32.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path31.map(String).join("."), phrase: "valid" };
+  return { key: path32.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -31552,13 +31552,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path31 = require$$1;
+    var path32 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path31.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path32.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31590,7 +31590,7 @@ var require_dist = __commonJS({
       const mkdir3 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path31.resolve(input3);
+        const pth = path32.resolve(input3);
         await mkdir3(pth, {
           mode: options.mode,
           recursive: true
@@ -31606,13 +31606,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path31.dirname(pth) === pth) {
+            if (path32.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path31.dirname(pth));
+            await make(path32.dirname(pth));
             return make(pth);
           }
           try {
@@ -31626,14 +31626,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path31.resolve(input3));
+      return make(path32.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path31.resolve(input3);
+        const pth = path32.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31648,13 +31648,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path31.dirname(pth) === pth) {
+            if (path32.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path31.dirname(pth));
+            make(path32.dirname(pth));
             return make(pth);
           }
           try {
@@ -31667,7 +31667,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path31.resolve(input3));
+      return make(path32.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -33001,11 +33001,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path32) {
-            path32 = castPath(path32, object2);
-            var index2 = 0, length = path32.length;
+          function baseGet(object2, path33) {
+            path33 = castPath(path33, object2);
+            var index2 = 0, length = path33.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path32[index2++])];
+              object2 = object2[toKey(path33[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -33069,10 +33069,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path32, args) {
-            path32 = castPath(path32, object2);
-            object2 = parent(object2, path32);
-            var func = object2 == null ? object2 : object2[toKey(last(path32))];
+          function baseInvoke(object2, path33, args) {
+            path33 = castPath(path33, object2);
+            object2 = parent(object2, path33);
+            var func = object2 == null ? object2 : object2[toKey(last(path33))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -33228,13 +33228,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path32, srcValue) {
-            if (isKey(path32) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path32), srcValue);
+          function baseMatchesProperty(path33, srcValue) {
+            if (isKey(path33) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path33), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path32);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path32) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path33);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path33) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33331,23 +33331,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path32) {
-              return hasIn(object2, path32);
+            return basePickBy(object2, paths, function(value, path33) {
+              return hasIn(object2, path33);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path32 = paths[index2], value = baseGet(object2, path32);
-              if (predicate(value, path32)) {
-                baseSet(result2, castPath(path32, object2), value);
+              var path33 = paths[index2], value = baseGet(object2, path33);
+              if (predicate(value, path33)) {
+                baseSet(result2, castPath(path33, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path32) {
+          function basePropertyDeep(path33) {
             return function(object2) {
-              return baseGet(object2, path32);
+              return baseGet(object2, path33);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33421,14 +33421,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path32, value, customizer) {
+          function baseSet(object2, path33, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path32 = castPath(path32, object2);
-            var index2 = -1, length = path32.length, lastIndex = length - 1, nested = object2;
+            path33 = castPath(path33, object2);
+            var index2 = -1, length = path33.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path32[index2]), newValue = value;
+              var key = toKey(path33[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33436,7 +33436,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path32[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path33[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33602,14 +33602,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path32) {
-            path32 = castPath(path32, object2);
-            var index2 = -1, length = path32.length;
+          function baseUnset(object2, path33) {
+            path33 = castPath(path33, object2);
+            var index2 = -1, length = path33.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path32[index2]);
+              var key = toKey(path33[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33617,11 +33617,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path32);
-            return obj == null || delete obj[toKey(last(path32))];
+            var obj = parent(object2, path33);
+            return obj == null || delete obj[toKey(last(path33))];
           }
-          function baseUpdate(object2, path32, updater, customizer) {
-            return baseSet(object2, path32, updater(baseGet(object2, path32)), customizer);
+          function baseUpdate(object2, path33, updater, customizer) {
+            return baseSet(object2, path33, updater(baseGet(object2, path33)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34504,11 +34504,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path32, hasFunc) {
-            path32 = castPath(path32, object2);
-            var index2 = -1, length = path32.length, result2 = false;
+          function hasPath(object2, path33, hasFunc) {
+            path33 = castPath(path33, object2);
+            var index2 = -1, length = path33.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path32[index2]);
+              var key = toKey(path33[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34710,8 +34710,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path32) {
-            return path32.length < 2 ? object2 : baseGet(object2, baseSlice(path32, 0, -1));
+          function parent(object2, path33) {
+            return path33.length < 2 ? object2 : baseGet(object2, baseSlice(path33, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35346,10 +35346,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path32, args) {
-            var index2 = -1, isFunc = typeof path32 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path33, args) {
+            var index2 = -1, isFunc = typeof path33 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path32, value, args) : baseInvoke(value, path32, args);
+              result2[++index2] = isFunc ? apply(path33, value, args) : baseInvoke(value, path33, args);
             });
             return result2;
           });
@@ -36001,15 +36001,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path32, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path32);
+          function get(object2, path33, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path33);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path32) {
-            return object2 != null && hasPath(object2, path32, baseHas);
+          function has(object2, path33) {
+            return object2 != null && hasPath(object2, path33, baseHas);
           }
-          function hasIn(object2, path32) {
-            return object2 != null && hasPath(object2, path32, baseHasIn);
+          function hasIn(object2, path33) {
+            return object2 != null && hasPath(object2, path33, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -36062,10 +36062,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path32) {
-              path32 = castPath(path32, object2);
-              isDeep || (isDeep = path32.length > 1);
-              return path32;
+            paths = arrayMap(paths, function(path33) {
+              path33 = castPath(path33, object2);
+              isDeep || (isDeep = path33.length > 1);
+              return path33;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -36091,19 +36091,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path32) {
-              return predicate(value, path32[0]);
+            return basePickBy(object2, props, function(value, path33) {
+              return predicate(value, path33[0]);
             });
           }
-          function result(object2, path32, defaultValue) {
-            path32 = castPath(path32, object2);
-            var index2 = -1, length = path32.length;
+          function result(object2, path33, defaultValue) {
+            path33 = castPath(path33, object2);
+            var index2 = -1, length = path33.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path32[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path33[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -36112,12 +36112,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path32, value) {
-            return object2 == null ? object2 : baseSet(object2, path32, value);
+          function set2(object2, path33, value) {
+            return object2 == null ? object2 : baseSet(object2, path33, value);
           }
-          function setWith(object2, path32, value, customizer) {
+          function setWith(object2, path33, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path32, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path33, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -36139,15 +36139,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path32) {
-            return object2 == null ? true : baseUnset(object2, path32);
+          function unset(object2, path33) {
+            return object2 == null ? true : baseUnset(object2, path33);
           }
-          function update(object2, path32, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path32, castFunction(updater));
+          function update(object2, path33, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path33, castFunction(updater));
           }
-          function updateWith(object2, path32, updater, customizer) {
+          function updateWith(object2, path33, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path32, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path33, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36533,17 +36533,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path32, srcValue) {
-            return baseMatchesProperty(path32, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path33, srcValue) {
+            return baseMatchesProperty(path33, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path32, args) {
+          var method = baseRest(function(path33, args) {
             return function(object2) {
-              return baseInvoke(object2, path32, args);
+              return baseInvoke(object2, path33, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path32) {
-              return baseInvoke(object2, path32, args);
+            return function(path33) {
+              return baseInvoke(object2, path33, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36590,12 +36590,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path32) {
-            return isKey(path32) ? baseProperty(toKey(path32)) : basePropertyDeep(path32);
+          function property(path33) {
+            return isKey(path33) ? baseProperty(toKey(path33)) : basePropertyDeep(path33);
           }
           function propertyOf(object2) {
-            return function(path32) {
-              return object2 == null ? undefined$1 : baseGet(object2, path32);
+            return function(path33) {
+              return object2 == null ? undefined$1 : baseGet(object2, path33);
             };
           }
           var range = createRange();
@@ -37048,12 +37048,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path32, args) {
-            if (typeof path32 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path33, args) {
+            if (typeof path33 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path32, args);
+              return baseInvoke(value, path33, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41712,8 +41712,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path32) {
-        this._errorAttachment = path32;
+      errorAttachment(path33) {
+        this._errorAttachment = path33;
         return this;
       }
       /**
@@ -43020,8 +43020,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path31 = req.path;
-        _req.url = typeof path31 === "string" ? path31 : req.url ? req.url.path || req.url : void 0;
+        const path32 = req.path;
+        _req.url = typeof path32 === "string" ? path32 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -43191,14 +43191,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path31) {
+    function parsePath(path32) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path31.length; i2++) {
-        const char = path31[i2];
+      for (let i2 = 0; i2 < path32.length; i2++) {
+        const char = path32[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43329,10 +43329,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path31 of paths) {
-        const parts = parsePath(path31);
+      for (const path32 of paths) {
+        const parts = parsePath(path32);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path31, remove);
+          redactWildcardPath(obj, parts, censor, path32, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43417,8 +43417,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path31) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path31];
+            const wrappedCensor = typeof censor === "function" ? (value, path32) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path32];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43453,8 +43453,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path31 of pathsToClone) {
-        const parts = parsePath(path31);
+      for (const path32 of pathsToClone) {
+        const parts = parsePath(path32);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43506,24 +43506,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path31) {
-      if (typeof path31 !== "string") {
+    function validatePath(path32) {
+      if (typeof path32 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path31 === "") {
+      if (path32 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path31.includes("..")) {
-        throw new Error(`Invalid redaction path (${path31})`);
+      if (path32.includes("..")) {
+        throw new Error(`Invalid redaction path (${path32})`);
       }
-      if (path31.includes(",")) {
-        throw new Error(`Invalid redaction path (${path31})`);
+      if (path32.includes(",")) {
+        throw new Error(`Invalid redaction path (${path32})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path31.length; i2++) {
-        const char = path31[i2];
+      for (let i2 = 0; i2 < path32.length; i2++) {
+        const char = path32[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43537,20 +43537,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path31})`);
+            throw new Error(`Invalid redaction path (${path32})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path31})`);
+        throw new Error(`Invalid redaction path (${path32})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path31 of paths) {
-        validatePath(path31);
+      for (const path32 of paths) {
+        validatePath(path32);
       }
     }
     function slowRedact(options = {}) {
@@ -43720,8 +43720,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path31) => {
-            return censor(value, [k, ...path31]);
+          const wrappedCensor = typeof censor === "function" ? (value, path32) => {
+            return censor(value, [k, ...path32]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43942,7 +43942,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path31 = __require("path");
+    var path32 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43996,7 +43996,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path31.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path32.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -44004,7 +44004,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path31.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path32.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -45332,7 +45332,7 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module) {
     "use strict";
     var { createRequire: createRequire4 } = __require("module");
-    var { existsSync: existsSync5 } = __require("node:fs");
+    var { existsSync: existsSync6 } = __require("node:fs");
     var getCallers = require_caller();
     var { join: join2, isAbsolute, sep } = __require("node:path");
     var { fileURLToPath: fileURLToPath7 } = __require("node:url");
@@ -45399,15 +45399,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path31 = unquoted;
-      if (path31.startsWith("file://")) {
+      let path32 = unquoted;
+      if (path32.startsWith("file://")) {
         try {
-          path31 = fileURLToPath7(path31);
+          path32 = fileURLToPath7(path32);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path31) && !existsSync5(path31);
+      return isAbsolute(path32) && !existsSync6(path32);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -48589,99 +48589,15 @@ var init_registry2 = __esm({
   }
 });
 
-// src/matrix/result.ts
-import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
-import os2 from "node:os";
-import path9 from "node:path";
-function machine() {
-  const cpus = os2.cpus();
-  return {
-    hostname: os2.hostname(),
-    platform: os2.platform(),
-    release: os2.release(),
-    arch: os2.arch(),
-    cpu: cpus[0]?.model ?? "unknown",
-    cpus: cpus.length,
-    node: process.version
-  };
-}
-function matrixFile(selection, rows2, on6 = machine()) {
-  return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
-}
-function notInstalledRow(head2) {
-  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [] };
-}
-function ranRow(head2, matrixDir, selection) {
-  const unsupported = unsupportedCases(head2, selection);
-  const file2 = path9.join(matrixDir, rowKey(head2), "summary.json");
-  const reportDir = existsSync2(file2) ? rowKey(head2) : null;
-  const summary = reportDir === null ? { cases: [], causes: [] } : JSON.parse(readFileSync6(file2, "utf8"));
-  const played2 = summary.cases.map(
-    (c5) => ({
-      id: c5.id,
-      verdict: c5.status,
-      behavior: c5.behavior,
-      behaviorClose: c5.behaviorClose,
-      cause: c5.status === "failed" ? c5.explanation?.cause.title ?? c5.reason : null
-    })
-  );
-  const none = (id) => ({ id, verdict: "unsupported", behavior: null, behaviorClose: null, cause: null });
-  const cases2 = [...played2, ...unsupported.map(none)].sort((a2, b) => compareIds(a2.id, b.id));
-  return {
-    ...head2,
-    reportDir,
-    counts: countOf(cases2),
-    groups: groupsOf(cases2),
-    causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
-    cases: cases2
-  };
-}
-function rowHead(row) {
-  const { name, title, language, homepage } = row.impl;
-  const unsupported = row.impl.roles[row.role]?.unsupported ?? [];
-  return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
-}
-function rowKey(row) {
-  return `${row.name}-${row.role}`;
-}
-function countOf(cases2) {
-  const n3 = (v) => cases2.filter((c5) => c5.verdict === v).length;
-  return { total: cases2.length, passed: n3("passed"), failed: n3("failed"), skipped: n3("skipped"), unsupported: n3("unsupported") };
-}
-function unsupportedCases(head2, selection) {
-  if (head2.unsupported.length === 0) return [];
-  return selectCases(selectedCases(head2.role, selection), head2.unsupported).map((c5) => c5.id);
-}
-function selectedCases(role2, selection) {
-  return selectCases(catalogueFor(false, role2), selection.cases ?? []).filter((c5) => !selection.quick || inQuickSample(c5.id));
-}
-function groupOf2(id) {
-  return id.split(".")[0] ?? id;
-}
-function groupsOf(cases2) {
-  const by = /* @__PURE__ */ new Map();
-  for (const c5 of cases2) by.set(groupOf2(c5.id), [...by.get(groupOf2(c5.id)) ?? [], c5]);
-  return Object.fromEntries([...by].map(([g, cs]) => [g, countOf(cs)]));
-}
-var init_result = __esm({
-  "src/matrix/result.ts"() {
-    "use strict";
-    init_registry();
-    init_quick();
-    init_select();
-    init_version();
-  }
-});
-
 // src/matrix/version.ts
 import { execFileSync } from "node:child_process";
-import { readFileSync as readFileSync7 } from "node:fs";
-import path10 from "node:path";
+import { readFileSync as readFileSync6 } from "node:fs";
+import path9 from "node:path";
 function installedVersion(impl, root) {
   const where = impl.version;
   switch (where.from) {
     case "npm":
-      return npmVersion(path10.resolve(root, where.prefix ?? "."), where.package);
+      return npmVersion(path9.resolve(root, where.prefix ?? "."), where.package);
     case "dpkg":
       return dpkgVersion(where.package);
     case "command":
@@ -48690,7 +48606,7 @@ function installedVersion(impl, root) {
 }
 function npmVersion(prefix, pkg) {
   try {
-    const json2 = JSON.parse(readFileSync7(path10.join(prefix, "node_modules", pkg, "package.json"), "utf8"));
+    const json2 = JSON.parse(readFileSync6(path9.join(prefix, "node_modules", pkg, "package.json"), "utf8"));
     return typeof json2.version === "string" && json2.version !== "" ? json2.version : null;
   } catch {
     return null;
@@ -48725,7 +48641,7 @@ var init_version2 = __esm({
 // src/matrix/rows.ts
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import path11 from "node:path";
+import path10 from "node:path";
 function planRows(registry2, select, root) {
   const names = new Set(registry2.map((i2) => i2.name));
   const unknown2 = select.only.filter((n3) => !names.has(n3));
@@ -48746,13 +48662,18 @@ function rowArgs(row, outdir, common2) {
   const r = row.impl.roles[row.role];
   if (r === void 0) throw new Error(`${row.key}: no such role`);
   const command2 = r.command === void 0 ? [] : row.role === "client" ? ["--client", r.command] : ["--server", r.command];
-  const unsupported = r.unsupported.length > 0 ? ["--exclude-cases", ...r.unsupported] : [];
+  const cannot = unsupportedOf(row.impl, row.role);
+  const unsupported = cannot.length > 0 ? ["--exclude-cases", ...cannot] : [];
   const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
-  return ["--role", row.role, ...command2, ...r.args, "--agent", row.impl.name, "--outdir", path11.join(outdir, row.key), ...unsupported, ...own2];
+  return ["--role", row.role, ...command2, ...r.args, "--agent", row.impl.name, "--outdir", path10.join(outdir, row.key), ...unsupported, ...own2];
 }
 function withoutJobs(args) {
   const at = args.indexOf("--jobs");
   return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+function unsupportedOf(impl, role2) {
+  const named = impl.roles[role2]?.unsupported ?? [];
+  return impl.supports.permessageDeflate ? [...named] : [.../* @__PURE__ */ new Set([...named, ...DEFLATE_GROUPS])];
 }
 function installScript(impl) {
   const i2 = impl.install;
@@ -48771,7 +48692,7 @@ function programFound(command2, root) {
   const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? "";
   const program = word.includes("$") ? shellWord2(word, root) : word.replace(/^['"]|['"]$/g, "");
   if (program === "") return false;
-  const candidates = program.includes("/") ? [path11.resolve(root, program)] : (process.env.PATH ?? "").split(path11.delimiter).map((d) => path11.join(d, program));
+  const candidates = program.includes("/") ? [path10.resolve(root, program)] : (process.env.PATH ?? "").split(path10.delimiter).map((d) => path10.join(d, program));
   return candidates.some((f) => {
     try {
       accessSync(f, constants.X_OK);
@@ -48781,11 +48702,98 @@ function programFound(command2, root) {
     }
   });
 }
+var DEFLATE_GROUPS;
 var init_rows = __esm({
   "src/matrix/rows.ts"() {
     "use strict";
     init_errors();
     init_version2();
+    DEFLATE_GROUPS = ["12.*", "13.*"];
+  }
+});
+
+// src/matrix/result.ts
+import { existsSync as existsSync2, readFileSync as readFileSync7 } from "node:fs";
+import os2 from "node:os";
+import path11 from "node:path";
+function machine() {
+  const cpus = os2.cpus();
+  return {
+    hostname: os2.hostname(),
+    platform: os2.platform(),
+    release: os2.release(),
+    arch: os2.arch(),
+    cpu: cpus[0]?.model ?? "unknown",
+    cpus: cpus.length,
+    node: process.version
+  };
+}
+function matrixFile(selection, rows2, on6 = machine()) {
+  return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
+}
+function notInstalledRow(head2) {
+  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [] };
+}
+function ranRow(head2, matrixDir, selection) {
+  const unsupported = unsupportedCases(head2, selection);
+  const file2 = path11.join(matrixDir, rowKey(head2), "summary.json");
+  const reportDir = existsSync2(file2) ? rowKey(head2) : null;
+  const summary = reportDir === null ? { cases: [], causes: [] } : JSON.parse(readFileSync7(file2, "utf8"));
+  const played2 = summary.cases.map(
+    (c5) => ({
+      id: c5.id,
+      verdict: c5.status,
+      behavior: c5.behavior,
+      behaviorClose: c5.behaviorClose,
+      cause: c5.status === "failed" ? c5.explanation?.cause.title ?? c5.reason : null
+    })
+  );
+  const none = (id) => ({ id, verdict: "unsupported", behavior: null, behaviorClose: null, cause: null });
+  const cases2 = [...played2, ...unsupported.map(none)].sort((a2, b) => compareIds(a2.id, b.id));
+  return {
+    ...head2,
+    reportDir,
+    counts: countOf(cases2),
+    groups: groupsOf(cases2),
+    causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
+    cases: cases2
+  };
+}
+function rowHead(row) {
+  const { name, title, language, homepage } = row.impl;
+  const unsupported = unsupportedOf(row.impl, row.role);
+  return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
+}
+function rowKey(row) {
+  return `${row.name}-${row.role}`;
+}
+function countOf(cases2) {
+  const n3 = (v) => cases2.filter((c5) => c5.verdict === v).length;
+  return { total: cases2.length, passed: n3("passed"), failed: n3("failed"), skipped: n3("skipped"), unsupported: n3("unsupported") };
+}
+function unsupportedCases(head2, selection) {
+  if (head2.unsupported.length === 0) return [];
+  return selectCases(selectedCases(head2.role, selection), head2.unsupported).map((c5) => c5.id);
+}
+function selectedCases(role2, selection) {
+  return selectCases(catalogueFor(false, role2), selection.cases ?? []).filter((c5) => !selection.quick || inQuickSample(c5.id));
+}
+function groupOf2(id) {
+  return id.split(".")[0] ?? id;
+}
+function groupsOf(cases2) {
+  const by = /* @__PURE__ */ new Map();
+  for (const c5 of cases2) by.set(groupOf2(c5.id), [...by.get(groupOf2(c5.id)) ?? [], c5]);
+  return Object.fromEntries([...by].map(([g, cs]) => [g, countOf(cs)]));
+}
+var init_result = __esm({
+  "src/matrix/result.ts"() {
+    "use strict";
+    init_registry();
+    init_quick();
+    init_select();
+    init_version();
+    init_rows();
   }
 });
 
@@ -48798,10 +48806,10 @@ function renderSite(m) {
 <main>
 <h1>Interop matrix</h1>
 <p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
-<table>
+<div class="scroll"><table>
 <tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
 ${m.rows.map((r) => rowLine(r, groups)).join("\n")}
-</table>
+</table></div>
 <p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
 ${caseView(m.rows)}
 </main>`;
@@ -48839,7 +48847,7 @@ function caseView(rows2) {
     }
   }
   if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
-  const ids = [...failing.keys()].sort(byId);
+  const ids = [...failing.keys()].sort(compareIds);
   const sections2 = ids.map((id) => {
     const causes = [...failing.get(id) ?? []].map(([cause, who]) => `<li>${escapeHtml(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join("")}</ul></li>`);
     return `<h3 id="case-${escapeHtml(id)}">${escapeHtml(id)} <span class="meta">(group ${escapeHtml(groupOf2(id))})</span></h3>
@@ -48849,19 +48857,11 @@ function caseView(rows2) {
 <p class="meta">Who fails each case, and why.</p>
 ${sections2.join("\n")}`;
 }
-function byId(a2, b) {
-  const pa = a2.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i2 = 0; i2 < Math.max(pa.length, pb.length); i2++) {
-    const d = (pa[i2] ?? -1) - (pb[i2] ?? -1);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 var CSS;
 var init_site = __esm({
   "src/matrix/site.ts"() {
     "use strict";
+    init_select();
     init_escape();
     init_page();
     init_result();
@@ -48869,6 +48869,9 @@ var init_site = __esm({
 td.cell { text-align: center; white-space: nowrap; }
 td.cell a { color: inherit; text-decoration: none; display: block; }
 .meta { color: var(--muted); }
+/* The table scrolls inside its box, never the page (a phone); an install line breaks anywhere. */
+.scroll { max-width: 100%; overflow-x: auto; }
+td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
 `;
   }
@@ -49195,9 +49198,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path31 = q < 0 ? target : target.slice(0, q);
+  const path32 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path31, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path32, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -50683,7 +50686,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path31, options) {
+    function checkPathExt(path32, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -50694,25 +50697,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path31.substr(-p.length).toLowerCase() === p) {
+        if (p && path32.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path31, options) {
+    function checkStat(stat4, path32, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path31, options);
+      return checkPathExt(path32, options);
     }
-    function isexe(path31, options, cb) {
-      fs.stat(path31, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path31, options));
+    function isexe(path32, options, cb) {
+      fs.stat(path32, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path32, options));
       });
     }
-    function sync(path31, options) {
-      return checkStat(fs.statSync(path31), path31, options);
+    function sync(path32, options) {
+      return checkStat(fs.statSync(path32), path32, options);
     }
   }
 });
@@ -50723,13 +50726,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path31, options, cb) {
-      fs.stat(path31, function(er, stat4) {
+    function isexe(path32, options, cb) {
+      fs.stat(path32, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path31, options) {
-      return checkStat(fs.statSync(path31), options);
+    function sync(path32, options) {
+      return checkStat(fs.statSync(path32), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -50762,7 +50765,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path31, options, cb) {
+    function isexe(path32, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -50772,7 +50775,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path31, options || {}, function(er, is) {
+          isexe(path32, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -50781,7 +50784,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path31, options || {}, function(er, is) {
+      core(path32, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -50791,9 +50794,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path31, options) {
+    function sync(path32, options) {
       try {
-        return core.sync(path31, options || {});
+        return core.sync(path32, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -50809,7 +50812,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path31 = __require("path");
+    var path32 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -50847,7 +50850,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path31.join(pathPart, cmd);
+        const pCmd = path32.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -50874,7 +50877,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path31.join(pathPart, cmd);
+        const pCmd = path32.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50922,7 +50925,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path31 = __require("path");
+    var path32 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50940,7 +50943,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path31.delimiter : void 0
+          pathExt: withoutPathExt ? path32.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50949,7 +50952,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path31.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path32.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -51003,8 +51006,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path31, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path31.split("/").pop();
+      const [path32, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path32.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -51039,7 +51042,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path31 = __require("path");
+    var path32 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -51064,7 +51067,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path31.normalize(parsed.command);
+        parsed.command = path32.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -55195,13 +55198,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path31, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path31 === "string" ? path31 : path31.toString();
+      for (const { path: path32, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path32 === "string" ? path32 : path32.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path31, serializedResult);
+          appendFileSync(path32, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path31, serializedResult);
+          writeFileSync(path32, serializedResult);
         }
       }
     };
@@ -59488,22 +59491,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path31, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path31 === "string" && /^\.\.?\//.test(path31)) {
+function __rewriteRelativeImportExtension(path32, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path32 === "string" && /^\.\.?\//.test(path32)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path31.slice(-extension.length);
+        var suffix = path32.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path31 : path31.slice(0, -extension.length) + output2;
+          return output2 === extension ? path32 : path32.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path31.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path32.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path31;
+  return path32;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -72316,14 +72319,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path31 = [token];
+          const path32 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path31.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path31, currentToken].join(" -> ")}`);
+            if (path32.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path32, currentToken].join(" -> ")}`);
             }
-            path31.push(currentToken);
+            path32.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -83256,12 +83259,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path31) {
+function probeFields(scheme, authority, path32) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path31],
+    [":path", path32],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -86412,9 +86415,9 @@ var from_report_exports = {};
 __export(from_report_exports, {
   reproFromReport: () => reproFromReport
 });
-import { existsSync as existsSync4, statSync as statSync4 } from "node:fs";
+import { existsSync as existsSync5, statSync as statSync4 } from "node:fs";
 import { readFile as readFile5 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 async function readJson(file2) {
   try {
     return JSON.parse(await readFile5(file2, "utf8"));
@@ -86438,16 +86441,16 @@ function pickEntry(index, req, dir) {
   return { agent, entry: index[agent]?.[req.caseId] };
 }
 async function reproFromReport(req) {
-  const dir = path28.resolve(req.from);
-  if (!existsSync4(dir) || !statSync4(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path28.join(dir, "index.json");
-  if (!existsSync4(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
+  const dir = path29.resolve(req.from);
+  if (!existsSync5(dir) || !statSync4(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
+  const indexFile = path29.join(dir, "index.json");
+  if (!existsSync5(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path28.join(dir, entry.reportfile);
-  if (existsSync4(caseFile) && (await readJson(caseFile)).transport === "h2") {
+  const caseFile = path29.join(dir, entry.reportfile);
+  if (existsSync5(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(
       `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
     );
@@ -86457,13 +86460,13 @@ async function reproFromReport(req) {
       `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
     );
   }
-  if (!existsSync4(path28.join(dir, REPRO_DATA_DIR)))
+  if (!existsSync5(path29.join(dir, REPRO_DATA_DIR)))
     throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
-    (f) => existsSync4(f)
+    (f) => existsSync5(f)
   );
   if (file2 === void 0)
-    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path28.join(dir, REPRO_DATA_DIR)}`);
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path29.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -86494,7 +86497,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path29 from "node:path";
+import path30 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -86513,7 +86516,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path29.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path30.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -86546,7 +86549,7 @@ var init_serve = __esm({
 });
 
 // src/action.ts
-import path30 from "node:path";
+import path31 from "node:path";
 import { Writable as Writable5 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -88697,11 +88700,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path31) => {
+  require: (path32) => {
     if (typeof require2 !== "undefined") {
-      return require2(path31);
-    } else if (path31.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path31, "utf8"));
+      return require2(path32);
+    } else if (path32.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path32, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -92619,12 +92622,24 @@ async function runRow(args, { io, env: env2 }) {
 }
 
 // src/commands/merge.ts
+import { existsSync as existsSync4 } from "node:fs";
+import path28 from "node:path";
 function mergeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "merge <dirs..>",
     "Join the output directories of several runs (the shards of a CI matrix) into one report set and one exit status",
-    (y2) => y2.positional("dirs", { type: "string", array: true, describe: "Output directories of wsgate runs (each with summary.json)" }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", sharedBoolean("github")).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
+    (y2) => y2.positional("dirs", {
+      type: "string",
+      array: true,
+      describe: "Output directories of wsgate runs (each with summary.json), or of matrix shards (each with matrix.json)"
+    }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", sharedBoolean("github")).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
+      const inputs = (a2.dirs ?? []).map(String);
+      if (inputs.length > 0 && inputs.every((d) => existsSync4(path28.join(d, "matrix.json")))) {
+        const { mergeMatrix: mergeMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
+        setStatus(await mergeMatrix2(inputs, a2.outdir, env2, io.stdout));
+        return;
+      }
       const [{ mergeConfig: mergeConfig2 }, { mergeRuns: mergeRuns2 }] = await Promise.all([Promise.resolve().then(() => (init_judge_merge(), judge_merge_exports)), Promise.resolve().then(() => (init_merge(), merge_exports))]);
       setStatus(
         await mergeRuns2(
@@ -92871,7 +92886,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path30.join(value, "junit.xml")}`, `--json=${path30.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path31.join(value, "junit.xml")}`, `--json=${path31.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
