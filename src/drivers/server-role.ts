@@ -19,6 +19,7 @@ import { caseTimeoutFor } from '../policy/case-limits.js';
 import { shellQuote } from '../processes/client-process.js';
 import { freePort, type ServerProcess, waitForListen } from '../processes/server-process.js';
 import { judgeEnded } from '../peer/pool.js';
+import { HANDOVER_MS } from '../processes/tree-memory.js';
 import type { PeerWatch } from '../peer/watch.js';
 import { isAborted } from '../processes/waiting.js';
 import { isRobustness, type PeerFacts } from '../play/attack-figures.js';
@@ -297,6 +298,8 @@ async function playAttackOne(state: ServerState, def: CatalogueCase, index: numb
   const window = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const outputMark = proc?.outputMark() ?? null;
   const { result, error, down, cutAtS } = await playAttackCase(def, run);
+  // A pool replacing a worker at the case's end: its old worker's drain is the case's, not the next one's.
+  await window?.handedOver(HANDOVER_MS);
   // A worker that ended is told from one a pool retired by the output the case drew from the server.
   const closed = judgeEnded(window?.close() ?? null, proc !== null && outputMark !== null ? proc.outputSince(outputMark) : null);
   const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;

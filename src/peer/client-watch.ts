@@ -106,6 +106,7 @@ export class ClientWatch {
     const window = sampler.window();
     const found: PeerFound = { pid: owner, name: procStat(owner)?.name ?? '?', port: ports.client, why: 'detached', by: 'connection' };
     return {
+      handedOver: (maxMs) => window.handedOver(maxMs),
       close: () => {
         const memory = window.close();
         sampler.stop();

@@ -37,6 +37,8 @@ export type PeerMemory =
       readonly ended?: readonly string[];
       /** Live processes of the tree at the close that it did not have, settled, at the start (those that took the ended ones' places). */
       readonly joined?: number;
+      /** How much less the peak is for counting each ended process and a successor living beside it once (tree-memory.ts placesPeak). */
+      readonly handoverBytes?: number;
       /**
        * How the ended processes were told apart (peer/pool.ts): `crash`, the peer's output during the
        * case names an error or a fatal signal (its line), or none took their places; `retired`, as many
@@ -174,7 +176,11 @@ function memorySaid(said: Said, memory: PeerMemory | null, budgetBytes: number):
   said.figures.push(budgetFigure('memory-growth-bytes', "the peer's process tree grew by, at its peak", memory.growthBytes, 'bytes', budgetBytes));
   const figure =
     `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; ` +
-    `resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count(memory.samples)} samples)`;
+    `resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count(memory.samples)} samples` +
+    ((memory.handoverBytes ?? 0) > 0
+      ? `; each ended process and its successor counted once while both lived, ${mebibytes(memory.handoverBytes ?? 0)} less`
+      : '') +
+    ')';
   if (memory.growthBytes <= budgetBytes) {
     said.text = `${lead} Measured: ${figure}.`;
     return;

@@ -19,7 +19,16 @@ export const SETTLE_MS = 100;
 export interface MemoryWindow {
   /** Takes a last sample and stops the window: its baseline (first sample), peak and growth. */
   close(): PeerMemory;
+  /**
+   * Resolves once the tree has no more processes than the watched ones it started with (a pool's
+   * handover in flight at the case's end, the old worker still draining beside its successor, is
+   * let finish and measured), or after `maxMs`: at once for a window that watches nothing.
+   */
+  handedOver(maxMs: number): Promise<void>;
 }
+
+/** How long a case's end waits for a pool's handover in flight (HANDOVER_MS): a retiring worker's drain. */
+export const HANDOVER_MS = 3000;
 
 /** How often the tree's memory is read. */
 export const SAMPLE_MS = 100;
@@ -69,12 +78,45 @@ function identity(pid: number): ProcessIdentity | null {
   return isLive(stat) ? { name: stat.name, startTicks: stat.startTicks } : null;
 }
 
+/** A window as the sampling fills it. `each`, kept for a watched window only: every sample's bytes by pid. */
+interface OpenWindow {
+  baseline: number;
+  peak: number;
+  samples: number;
+  cpuPeak: number;
+  readonly each: Array<ReadonlyMap<number, number>> | null;
+}
+
+/**
+ * The peak of samples by pid with each ended process and a successor living beside it counted once
+ * (the larger of the two): while a pool hands a place over, the old worker and its successor both
+ * hold memory for one place, and the old one's is about to be freed.
+ */
+export function placesPeak(each: ReadonlyArray<ReadonlyMap<number, number>>, ended: ReadonlySet<number>, joined: ReadonlySet<number>): number {
+  let peak = 0;
+  for (const sample of each) {
+    let total = 0;
+    const old: number[] = [];
+    const successors: number[] = [];
+    for (const [pid, bytes] of sample) {
+      total += bytes;
+      if (ended.has(pid)) old.push(bytes);
+      else if (joined.has(pid)) successors.push(bytes);
+    }
+    old.sort((a, b) => b - a);
+    successors.sort((a, b) => b - a);
+    for (let i = 0; i < Math.min(old.length, successors.length); i++) total -= Math.min(old[i] as number, successors[i] as number);
+    peak = Math.max(peak, total);
+  }
+  return peak;
+}
+
 /** Samples the tree under a root pid every SAMPLE_MS until stopped; windows read the samples. */
 export class TreeMemory {
   private tree: number[] = [];
   private scannedAt = -Infinity;
   private readonly timer: NodeJS.Timeout | null;
-  private readonly open = new Set<{ baseline: number; peak: number; samples: number; cpuPeak: number }>();
+  private readonly open = new Set<OpenWindow>();
   /** Why nothing can be measured (no /proc, no process), or null. */
   private readonly unavailable: string | null;
   private stopped = false;
@@ -124,16 +166,19 @@ export class TreeMemory {
     for (const w of this.open) w.cpuPeak = Math.max(w.cpuPeak, ticks);
     let total = 0;
     let any = false;
+    const byPid = new Map<number, number>();
     for (const pid of this.tree) {
       const bytes = residentBytes(pid);
       if (bytes === null) continue;
       total += bytes;
+      byPid.set(pid, bytes);
       any = true;
     }
     if (!any) return null;
     for (const w of this.open) {
       w.peak = Math.max(w.peak, total);
       w.samples += 1;
+      w.each?.push(byPid);
     }
     return total;
   }
@@ -147,32 +192,45 @@ export class TreeMemory {
     const baseline = this.unavailable === null ? this.sample(true) : null;
     if (baseline === null) {
       const why = this.unavailable ?? 'the process had already ended';
-      return { close: () => ({ measured: false, why }) };
+      return { close: () => ({ measured: false, why }), handedOver: async () => undefined };
     }
     const cpu0 = this.cpuTicks();
-    const w = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0 };
     const settled = options.watch ?? new Map<number, ProcessIdentity>();
+    const w: OpenWindow = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0, each: options.watch === undefined ? null : [] };
     this.open.add(w);
     return {
+      handedOver: async (maxMs) => {
+        if (options.watch === undefined || this.root === undefined) return;
+        const t0 = performance.now();
+        while (!this.stopped && performance.now() - t0 < maxMs) {
+          const others = treeOf(this.root).filter((pid) => pid !== this.root).length;
+          if (others <= settled.size) return;
+          await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+        }
+      },
       close: () => {
         // The tree scanned afresh: a process it gained since the last scan (a shell's child, started
         // just after the window opened) is counted in the last sample at least.
         if (this.open.has(w)) this.sample(true);
         this.open.delete(w);
         const rootLives = this.root !== undefined && identity(this.root) !== null;
-        const ended = rootLives
-          ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`)
-          : [];
+        const endedPids = rootLives ? [...settled].filter(([pid, was]) => identity(pid)?.startTicks !== was.startTicks) : [];
+        const ended = endedPids.map(([pid, was]) => `pid ${pid}, ${was.name}`);
         // The tree's CPU time only grows; a reading that went down lost a process that ended (its
         // ticks gone with it), so the window's highest reading is the one to trust.
         const cpuMs = ((Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1000) / TICKS_PER_S;
         const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs } as const;
-        // Processes live at the close that the window did not watch: those that took the ended ones' places.
-        const joined = rootLives
-          ? this.tree.filter((pid) => pid !== this.root && identity(pid) !== null && settled.get(pid)?.startTicks !== identity(pid)?.startTicks).length
-          : 0;
         // Only a watched tree (a server's) states which of its processes ended: a client's children may come and go.
-        return options.watch === undefined ? measured : { ...measured, ended, joined };
+        if (options.watch === undefined) return measured;
+        // Processes live at the close that the window did not watch: those that took the ended ones' places.
+        const joinedPids = rootLives
+          ? this.tree.filter((pid) => pid !== this.root && identity(pid) !== null && settled.get(pid)?.startTicks !== identity(pid)?.startTicks)
+          : [];
+        const joined = joinedPids.length;
+        if (endedPids.length === 0 || joined === 0) return { ...measured, ended, joined };
+        // A place handed over: the old process and its successor counted once while both lived.
+        const peak = Math.max(w.baseline, placesPeak(w.each ?? [], new Set(endedPids.map(([pid]) => pid)), new Set(joinedPids)));
+        return { ...measured, peakBytes: peak, growthBytes: peak - w.baseline, handoverBytes: w.peak - peak, ended, joined };
       },
     };
   }

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { TreeMemory } from '../../src/processes/tree-memory.js';
+import { placesPeak, TreeMemory } from '../../src/processes/tree-memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -222,4 +222,45 @@ test("a process that spends CPU and ends before its window closes: the window's 
     sampler.stop();
     child.kill('SIGKILL');
   }
+});
+
+test('a place handed over is counted once: while an ended worker and its successor both live, the larger of the two; a process that joined without one ending counts whole', () => {
+  // pid 1 the primary, 2 and 3 workers; 2 retires, 4 takes its place, 5 is a process that joined beside them.
+  const samples = [
+    new Map([
+      [1, 50 * MiB],
+      [2, 60 * MiB],
+      [3, 60 * MiB],
+    ]),
+    new Map([
+      [1, 50 * MiB],
+      [2, 62 * MiB],
+      [3, 60 * MiB],
+      [4, 30 * MiB],
+    ]),
+    new Map([
+      [1, 50 * MiB],
+      [2, 62 * MiB],
+      [3, 61 * MiB],
+      [4, 70 * MiB],
+    ]),
+    new Map([
+      [1, 50 * MiB],
+      [3, 61 * MiB],
+      [4, 55 * MiB],
+    ]),
+  ];
+  assert.equal(placesPeak(samples, new Set([2]), new Set([4])), 50 * MiB + 61 * MiB + 70 * MiB);
+  // Without the handover every sample counts whole: the third, both workers and the successor.
+  assert.equal(placesPeak(samples, new Set(), new Set()), (50 + 62 + 61 + 70) * MiB);
+  // Two ended, one successor: one pair only, the larger ones paired.
+  const two = [
+    new Map([
+      [1, 10 * MiB],
+      [2, 40 * MiB],
+      [3, 20 * MiB],
+      [4, 30 * MiB],
+    ]),
+  ];
+  assert.equal(placesPeak(two, new Set([2, 3]), new Set([4])), (10 + 40 + 20) * MiB);
 });

@@ -206,6 +206,9 @@ test('half-open upgrades (17.1.11) against a pre-fork pool: workers that retire 
   const tree = new Map(figures.filter((f) => f.name.startsWith('tree-')).map((f) => [f.name, [f.value, f.over]]));
   assert.deepEqual(tree.get('tree-deaths'), [0, false]);
   assert.ok((tree.get('tree-retired')?.[0] as number) >= 1, goodText);
+  // Each retiring worker drains beside its successor for 1.5 s: the two are one place, counted once, and the growth is the attack's.
+  assert.match(goodText, /each ended process and its successor counted once while both lived, [\d.]+ MiB less\)/);
+  assert.equal(figures.find((f) => f.name === 'memory-growth-bytes')?.over, false, goodText);
 
   assert.equal(bad.code, 1, bad.out);
   const badText = await bad.result('17.1.11');
