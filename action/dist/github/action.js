@@ -28258,7 +28258,7 @@ function memorySaid(said, memory, budgetBytes) {
     lead = `${text} ${which(gone)} ended during the case and ${replaced}, and ${output2}: a pool retiring workers, not counted as a death (the exit status of a process wsgate did not start cannot be read).`;
   }
   said.figures.push(budgetFigure("memory-growth-bytes", "the peer's process tree grew by, at its peak", memory.growthBytes, "bytes", budgetBytes));
-  const figure = `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples)`;
+  const figure = `${treeWords(memory)} grew by ${mebibytes(memory.growthBytes)} at its peak (budget ${mebibytes(budgetBytes)}; resident ${mebibytes(memory.baselineBytes)} at the start, ${mebibytes(memory.peakBytes)} at the peak, ${count4(memory.samples)} samples` + ((memory.handoverBytes ?? 0) > 0 ? `; each ended process and its successor counted once while both lived, ${mebibytes(memory.handoverBytes ?? 0)} less` : "") + ")";
   if (memory.growthBytes <= budgetBytes) {
     said.text = `${lead} Measured: ${figure}.`;
     return;
@@ -81875,12 +81875,31 @@ function identity3(pid) {
   const stat4 = procStat(pid);
   return isLive(stat4) ? { name: stat4.name, startTicks: stat4.startTicks } : null;
 }
-var SETTLE_MS2, SAMPLE_MS, RESCAN_MS, TreeMemory;
+function placesPeak(each, ended, joined) {
+  let peak = 0;
+  for (const sample of each) {
+    let total = 0;
+    const old = [];
+    const successors = [];
+    for (const [pid, bytes3] of sample) {
+      total += bytes3;
+      if (ended.has(pid)) old.push(bytes3);
+      else if (joined.has(pid)) successors.push(bytes3);
+    }
+    old.sort((a2, b) => b - a2);
+    successors.sort((a2, b) => b - a2);
+    for (let i2 = 0; i2 < Math.min(old.length, successors.length); i2++) total -= Math.min(old[i2], successors[i2]);
+    peak = Math.max(peak, total);
+  }
+  return peak;
+}
+var SETTLE_MS2, HANDOVER_MS, SAMPLE_MS, RESCAN_MS, TreeMemory;
 var init_tree_memory = __esm({
   "src/processes/tree-memory.ts"() {
     "use strict";
     init_proc();
     SETTLE_MS2 = 100;
+    HANDOVER_MS = 3e3;
     SAMPLE_MS = 100;
     RESCAN_MS = 1e3;
     TreeMemory = class _TreeMemory {
@@ -81933,16 +81952,19 @@ var init_tree_memory = __esm({
         for (const w of this.open) w.cpuPeak = Math.max(w.cpuPeak, ticks);
         let total = 0;
         let any2 = false;
+        const byPid = /* @__PURE__ */ new Map();
         for (const pid of this.tree) {
           const bytes3 = residentBytes(pid);
           if (bytes3 === null) continue;
           total += bytes3;
+          byPid.set(pid, bytes3);
           any2 = true;
         }
         if (!any2) return null;
         for (const w of this.open) {
           w.peak = Math.max(w.peak, total);
           w.samples += 1;
+          w.each?.push(byPid);
         }
         return total;
       }
@@ -81955,22 +81977,36 @@ var init_tree_memory = __esm({
         const baseline = this.unavailable === null ? this.sample(true) : null;
         if (baseline === null) {
           const why = this.unavailable ?? "the process had already ended";
-          return { close: () => ({ measured: false, why }) };
+          return { close: () => ({ measured: false, why }), handedOver: async () => void 0 };
         }
         const cpu0 = this.cpuTicks();
-        const w = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0 };
         const settled2 = options.watch ?? /* @__PURE__ */ new Map();
+        const w = { baseline, peak: baseline, samples: 1, cpuPeak: cpu0, each: options.watch === void 0 ? null : [] };
         this.open.add(w);
         return {
+          handedOver: async (maxMs) => {
+            if (options.watch === void 0 || this.root === void 0) return;
+            const t0 = performance.now();
+            while (!this.stopped && performance.now() - t0 < maxMs) {
+              const others = treeOf(this.root).filter((pid) => pid !== this.root).length;
+              if (others <= settled2.size) return;
+              await new Promise((resolve6) => setTimeout(resolve6, SAMPLE_MS));
+            }
+          },
           close: () => {
             if (this.open.has(w)) this.sample(true);
             this.open.delete(w);
             const rootLives = this.root !== void 0 && identity3(this.root) !== null;
-            const ended = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks).map(([pid, was]) => `pid ${pid}, ${was.name}`) : [];
+            const endedPids = rootLives ? [...settled2].filter(([pid, was]) => identity3(pid)?.startTicks !== was.startTicks) : [];
+            const ended = endedPids.map(([pid, was]) => `pid ${pid}, ${was.name}`);
             const cpuMs = (Math.max(w.cpuPeak, this.cpuTicks()) - cpu0) * 1e3 / TICKS_PER_S;
             const measured = { measured: true, baselineBytes: w.baseline, peakBytes: w.peak, growthBytes: w.peak - w.baseline, samples: w.samples, cpuMs };
-            const joined = rootLives ? this.tree.filter((pid) => pid !== this.root && identity3(pid) !== null && settled2.get(pid)?.startTicks !== identity3(pid)?.startTicks).length : 0;
-            return options.watch === void 0 ? measured : { ...measured, ended, joined };
+            if (options.watch === void 0) return measured;
+            const joinedPids = rootLives ? this.tree.filter((pid) => pid !== this.root && identity3(pid) !== null && settled2.get(pid)?.startTicks !== identity3(pid)?.startTicks) : [];
+            const joined = joinedPids.length;
+            if (endedPids.length === 0 || joined === 0) return { ...measured, ended, joined };
+            const peak = Math.max(w.baseline, placesPeak(w.each ?? [], new Set(endedPids.map(([pid]) => pid)), new Set(joinedPids)));
+            return { ...measured, peakBytes: peak, growthBytes: peak - w.baseline, handoverBytes: w.peak - peak, ended, joined };
           }
         };
       }
@@ -82161,6 +82197,7 @@ var init_client_watch = __esm({
         const window2 = sampler.window();
         const found = { pid: owner, name: procStat(owner)?.name ?? "?", port: ports.client, why: "detached", by: "connection" };
         return {
+          handedOver: (maxMs) => window2.handedOver(maxMs),
           close: () => {
             const memory = window2.close();
             sampler.stop();
@@ -85455,6 +85492,7 @@ async function playAttackOne(state, def, index, t0) {
   const window2 = sampler?.window({ watch: await sampler.settled() }) ?? null;
   const outputMark = proc?.outputMark() ?? null;
   const { result, error: error62, down, cutAtS } = await playAttackCase(def, run);
+  await window2?.handedOver(HANDOVER_MS);
   const closed = judgeEnded(window2?.close() ?? null, proc !== null && outputMark !== null ? proc.outputSince(outputMark) : null);
   const memory = closed?.measured === true && measuring?.found != null ? { ...closed, found: measuring.found } : closed;
   sampler?.stop();
@@ -85524,6 +85562,7 @@ var init_server_role = __esm({
     init_client_process();
     init_server_process();
     init_pool();
+    init_tree_memory();
     init_waiting();
     init_attack_figures();
     init_constants();
