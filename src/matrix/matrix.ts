@@ -15,7 +15,7 @@ import { mergeConfig } from '../config/judge-merge.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { mergeRuns } from '../finish/merge.js';
 import { readRegistry } from './registry.js';
-import { matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
+import { failedRow, matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
 import { planRows, rowArgs, type Role } from './rows.js';
 import { renderSite } from './site.js';
 
@@ -52,6 +52,7 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
   ];
   const selection = { cases: o.cases === null ? null : [...o.cases], quick: o.quick, shard };
   const done: MatrixRow[] = [];
+  const failed: string[] = [];
   for (const row of rows) {
     if (o.signal?.aborted === true) return ExitCode.Interrupted;
     if (row.version === null) {
@@ -65,17 +66,33 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
       done.push(ranRow(rowHead(row), o.outdir, selection));
       continue;
     }
+    // A row that cannot run (its command never connected, bad arguments in its entry) is recorded
+    // with its reason and the matrix goes on: one broken row hides no other.
+    let error: string | null = null;
     try {
-      await runRow(rowArgs(row, o.outdir, common));
+      const status = await runRow(rowArgs(row, o.outdir, common));
+      if (isAborted(o.signal)) return ExitCode.Interrupted;
+      if (status !== ExitCode.Pass && status !== ExitCode.Failure) error = `its run ended with exit status ${status}`;
     } catch (err) {
-      // The registry's arguments for the row are bad: say which row.
-      if (err instanceof UsageError) throw new UsageError(`matrix: ${row.key}: ${err.message}`);
-      throw err;
+      if (!(err instanceof UsageError)) throw err;
+      error = err.message;
+    }
+    if (error !== null) {
+      out.write(`matrix: ${row.key}: could not run: ${error}\n`);
+      failed.push(row.key);
+      done.push(failedRow(rowHead(row), error));
+      continue;
     }
     done.push(ranRow(rowHead(row), o.outdir, selection));
   }
   await writeMatrix(o.outdir, matrixFile(selection, done), out);
-  return ExitCode.Pass;
+  return couldNotRun(failed, o.outdir);
+}
+
+/** 0 when every row that is installed ran; else, the matrix written whole, a usage error naming the rows that could not. */
+function couldNotRun(keys: readonly string[], dir: string): number {
+  if (keys.length === 0) return ExitCode.Pass;
+  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? 'row' : 'rows'} could not run (${keys.join(', ')}): see ${path.join(dir, 'matrix.json')}`);
 }
 
 /** Joins the shards of a matrix (their --outdirs, each with matrix.json) into one, as one unsharded run would have written it. */
@@ -92,6 +109,11 @@ export async function mergeMatrix(inputs: readonly string[], outdir: string, env
       rows.push(notInstalledRow(head));
       continue;
     }
+    const error = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.error ?? null).find((e) => e !== null);
+    if (error !== undefined) {
+      rows.push(failedRow(head, error));
+      continue;
+    }
     if (ran.some((d) => d !== ran[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
     // A row that could play none of the selection ran in no shard: nothing to merge.
     if (ran[0] === null) {
@@ -103,7 +125,7 @@ export async function mergeMatrix(inputs: readonly string[], outdir: string, env
     rows.push(ranRow(head, outdir, first.selection));
   }
   await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows, first.machine), out);
-  return ExitCode.Pass;
+  return couldNotRun(rows.filter((r) => r.error !== null).map(rowKey), outdir);
 }
 
 async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableStream): Promise<void> {
@@ -141,6 +163,11 @@ function parseShard(shard: string | null): MatrixFile['selection']['shard'] {
   const count = Number(m?.[2]);
   if (m === null || index < 1 || index > count) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
   return { index, count };
+}
+
+/** Read through a call: a signal checked once before a row's run is read afresh after it. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function discard(): NodeJS.WritableStream {

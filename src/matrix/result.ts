@@ -56,6 +56,8 @@ export interface MatrixRow {
   /** The failing cases by cause, most cases first. */
   causes: Array<{ key: string; title: string; cases: string[] }>;
   cases: MatrixCase[];
+  /** Why the row could not run (its run's one-line reason: a client command that never connected, bad arguments), or null. */
+  error: string | null;
 }
 
 export interface MatrixFile {
@@ -89,7 +91,12 @@ export type RowHead = Pick<MatrixRow, 'name' | 'title' | 'language' | 'homepage'
 
 /** A row that is not installed: listed with its install, not run. */
 export function notInstalledRow(head: RowHead): MatrixRow {
-  return { ...head, reportDir: null, counts: null, groups: {}, causes: [], cases: [] };
+  return { ...head, reportDir: null, counts: null, groups: {}, causes: [], cases: [], error: null };
+}
+
+/** A row that is installed but could not run: listed with the reason, no counts. */
+export function failedRow(head: RowHead, error: string): MatrixRow {
+  return { ...notInstalledRow(head), error };
 }
 
 /**
@@ -119,6 +126,7 @@ export function ranRow(head: RowHead, matrixDir: string, selection: MatrixFile['
     groups: groupsOf(cases),
     causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
     cases,
+    error: null,
   };
 }
 

@@ -39,6 +39,9 @@ ${caseView(m.rows)}
 
 function rowLine(r: MatrixRow, groups: readonly string[]): string {
   const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a> <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
+  if (r.error !== null && r.error !== undefined) {
+    return `<tr>${head}<td>${esc(r.version ?? '')}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${esc(r.error)}</td></tr>`;
+  }
   if (r.counts === null || r.reportDir === null) {
     return `<tr>${head}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${esc(r.install)}</code></td></tr>`;
   }

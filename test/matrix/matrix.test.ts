@@ -5,7 +5,7 @@
  * same matrix.json as one unsharded run. Run from the checkout's root (the fixture's command is relative).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ interface Row {
   groups: Record<string, Record<string, number>>;
   causes: Array<{ title: string; cases: string[] }>;
   cases: Array<{ id: string; verdict: string; behavior: string | null; behaviorClose: string | null; cause: string | null }>;
+  error: string | null;
 }
 interface Matrix {
   wsgate: string;
@@ -138,6 +139,39 @@ describe('wsgate matrix', () => {
     const viaMerge = await runMain(['merge', ...shards, '--outdir', byMerge]);
     assert.equal(viaMerge.code, 0, viaMerge.stderr);
     assert.deepEqual(strip(readMatrix(byMerge)), strip(readMatrix(whole)));
+  });
+
+  test('a row that cannot run is recorded with its reason and the matrix goes on: the rows after it run, matrix.json is whole, the status is 2', async () => {
+    const registry = path.join(root, 'with-broken');
+    await import('node:fs/promises').then((fs) => fs.mkdir(registry));
+    copyFileSync(path.join(REGISTRY, 'ws.json'), path.join(registry, 'ws.json'));
+    // One client that exits before it connects, one server whose entry has an argument wsgate does not know.
+    const broken = {
+      name: 'broken',
+      title: 'broken (test)',
+      language: 'sh',
+      homepage: 'https://example.com/broken',
+      install: { from: 'bundled' },
+      version: { from: 'command', command: 'echo 1.0' },
+      roles: { client: { command: "sh -c 'exit 3' {url}" }, server: { command: 'node dist/src/bundled/reference-server.js {port}', args: ['--bogus-flag'] } },
+      supports: { permessageDeflate: false, http2: false },
+    };
+    writeFileSync(path.join(registry, 'broken.json'), JSON.stringify(broken));
+    const out = path.join(root, 'broken-out');
+    const res = await runMain(['matrix', '--implementations', registry, '--cases', '1.1.1', '1.1.2', '--outdir', out]);
+    assert.equal(res.code, 2, res.stderr);
+    assert.equal(res.stderr, `wsgate: matrix: 2 rows could not run (broken-client, broken-server): see ${path.join(out, 'matrix.json')}\n`);
+    const m = readMatrix(out);
+    assert.deepEqual(
+      m.rows.map((r) => [`${r.name}-${r.role}`, r.counts?.passed ?? null, r.error === null ? null : r.error.slice(0, 40)]),
+      [
+        ['broken-client', null, 'the client command never connected in th'],
+        ['broken-server', null, 'Unknown arguments: bogus-flag, bogusFlag'],
+        ['ws-client', 2, null],
+        ['ws-server', 2, null],
+      ],
+    );
+    assert.match(readFileSync(path.join(out, 'index.html'), 'utf8'), /could not run: the client command never connected/);
   });
 
   test('an unknown --only name is a usage error (2) in one line; nothing runs', async () => {

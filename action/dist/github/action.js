@@ -3018,7 +3018,7 @@ var init_schemas = __esm({
         const runChecks = (payload2, checks2, ctx) => {
           if (payload2.memo)
             return payload2;
-          let isAborted2 = aborted(payload2);
+          let isAborted3 = aborted(payload2);
           let asyncResult;
           for (const ch of checks2) {
             if (ch._zod.def.when) {
@@ -3027,7 +3027,7 @@ var init_schemas = __esm({
               const shouldRun = ch._zod.def.when(payload2);
               if (!shouldRun)
                 continue;
-            } else if (isAborted2) {
+            } else if (isAborted3) {
               continue;
             }
             const currLen = payload2.issues.length;
@@ -3042,16 +3042,16 @@ var init_schemas = __esm({
                 if (nextLen === currLen)
                   return;
                 attachSchema(payload2.issues, currLen, inst);
-                if (!isAborted2)
-                  isAborted2 = aborted(payload2, currLen);
+                if (!isAborted3)
+                  isAborted3 = aborted(payload2, currLen);
               });
             } else {
               const nextLen = payload2.issues.length;
               if (nextLen === currLen)
                 continue;
               attachSchema(payload2.issues, currLen, inst);
-              if (!isAborted2)
-                isAborted2 = aborted(payload2, currLen);
+              if (!isAborted3)
+                isAborted3 = aborted(payload2, currLen);
             }
           }
           if (asyncResult) {
@@ -48732,7 +48732,10 @@ function matrixFile(selection, rows2, on6 = machine()) {
   return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
 }
 function notInstalledRow(head2) {
-  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [] };
+  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [], error: null };
+}
+function failedRow(head2, error62) {
+  return { ...notInstalledRow(head2), error: error62 };
 }
 function ranRow(head2, matrixDir, selection) {
   const unsupported = unsupportedCases(head2, selection);
@@ -48756,7 +48759,8 @@ function ranRow(head2, matrixDir, selection) {
     counts: countOf(cases2),
     groups: groupsOf(cases2),
     causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
-    cases: cases2
+    cases: cases2,
+    error: null
   };
 }
 function rowHead(row) {
@@ -48817,6 +48821,9 @@ ${caseView(m.rows)}
 }
 function rowLine(r, groups) {
   const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a> <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
+  if (r.error !== null && r.error !== void 0) {
+    return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
+  }
   if (r.counts === null || r.reportDir === null) {
     return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
   }
@@ -48901,6 +48908,7 @@ async function runMatrix(o2, runRow2, out) {
   ];
   const selection = { cases: o2.cases === null ? null : [...o2.cases], quick: o2.quick, shard };
   const done = [];
+  const failed = [];
   for (const row of rows2) {
     if (o2.signal?.aborted === true) return ExitCode.Interrupted;
     if (row.version === null) {
@@ -48915,16 +48923,30 @@ async function runMatrix(o2, runRow2, out) {
       done.push(ranRow(rowHead(row), o2.outdir, selection));
       continue;
     }
+    let error62 = null;
     try {
-      await runRow2(rowArgs(row, o2.outdir, common2));
+      const status = await runRow2(rowArgs(row, o2.outdir, common2));
+      if (isAborted(o2.signal)) return ExitCode.Interrupted;
+      if (status !== ExitCode.Pass && status !== ExitCode.Failure) error62 = `its run ended with exit status ${status}`;
     } catch (err) {
-      if (err instanceof UsageError) throw new UsageError(`matrix: ${row.key}: ${err.message}`);
-      throw err;
+      if (!(err instanceof UsageError)) throw err;
+      error62 = err.message;
+    }
+    if (error62 !== null) {
+      out.write(`matrix: ${row.key}: could not run: ${error62}
+`);
+      failed.push(row.key);
+      done.push(failedRow(rowHead(row), error62));
+      continue;
     }
     done.push(ranRow(rowHead(row), o2.outdir, selection));
   }
   await writeMatrix(o2.outdir, matrixFile(selection, done), out);
-  return ExitCode.Pass;
+  return couldNotRun(failed, o2.outdir);
+}
+function couldNotRun(keys, dir) {
+  if (keys.length === 0) return ExitCode.Pass;
+  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? "row" : "rows"} could not run (${keys.join(", ")}): see ${path12.join(dir, "matrix.json")}`);
 }
 async function mergeMatrix(inputs, outdir, env2, out) {
   if (inputs.length === 0) throw new UsageError("matrix --merge: name the shards\u2019 directories");
@@ -48939,6 +48961,11 @@ async function mergeMatrix(inputs, outdir, env2, out) {
       rows2.push(notInstalledRow(head2));
       continue;
     }
+    const error62 = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.error ?? null).find((e) => e !== null);
+    if (error62 !== void 0) {
+      rows2.push(failedRow(head2, error62));
+      continue;
+    }
     if (ran.some((d) => d !== ran[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
     if (ran[0] === null) {
       rows2.push(ranRow(head2, outdir, first.selection));
@@ -48949,7 +48976,7 @@ async function mergeMatrix(inputs, outdir, env2, out) {
     rows2.push(ranRow(head2, outdir, first.selection));
   }
   await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows2, first.machine), out);
-  return ExitCode.Pass;
+  return couldNotRun(rows2.filter((r) => r.error !== null).map(rowKey), outdir);
 }
 async function writeMatrix(dir, file2, out) {
   await mkdir2(dir, { recursive: true });
@@ -48983,6 +49010,9 @@ function parseShard2(shard) {
   const count6 = Number(m?.[2]);
   if (m === null || index < 1 || index > count6) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
   return { index, count: count6 };
+}
+function isAborted(signal) {
+  return signal?.aborted === true;
 }
 function discard() {
   return new Writable({ write: (_c2, _e, done) => done() });
@@ -81542,7 +81572,7 @@ var init_factory = __esm({
 });
 
 // src/processes/waiting.ts
-function isAborted(signal) {
+function isAborted2(signal) {
   return signal?.aborted === true;
 }
 function caseUrl(baseUrl, index, agent) {
@@ -81717,7 +81747,7 @@ async function stopLingeringClient(run) {
   );
   if (exit === "exit") return;
   let how = "killed";
-  if (isAborted(run.signal)) client.killGroup();
+  if (isAborted2(run.signal)) client.killGroup();
   else how = await client.stop(TERM_GRACE_MS);
   if (run.watch.result() !== null) {
     run.warnings.push({ kind: "lingered", graceS: EXIT_GRACE_MS / 1e3, how });
@@ -84069,7 +84099,7 @@ async function diedDuring(state, proc, window2) {
     const wait = proc.startExitsWithin(no, Math.max(0, until - performance.now()));
     const exited = await (state.signal === void 0 ? wait : Promise.race([wait, abortOf(state.signal)]));
     if (exited) break;
-    if (isAborted(state.signal) || performance.now() - end >= CHARGE_LIMIT_MS || livedOn(state, window2)) return null;
+    if (isAborted2(state.signal) || performance.now() - end >= CHARGE_LIMIT_MS || livedOn(state, window2)) return null;
   }
   if (proc.stopping && proc.starts === no) return null;
   const death = await deathOf(state, proc, no);
@@ -84119,7 +84149,7 @@ async function serverUp(state) {
   }
 }
 async function restartAfterDeath(state, proc, death) {
-  if (isAborted(state.signal)) {
+  if (isAborted2(state.signal)) {
     state.gone = { kind: "died", death, next: "not restarted" };
     return;
   }
@@ -85453,7 +85483,7 @@ async function playOne(state, def, index) {
     const end = performance.now();
     const answered = outcome2.result !== null && outcome2.result.httpResponse !== "" && outcome2.result.httpResponse !== "?";
     const grace = outcome2.result === null ? REFUSED_GRACE_MS : DIED_GRACE_MS;
-    const dead = !answered && proc !== null && !isAborted(signal) && await proc.startExitsWithin(window2.startNo, grace);
+    const dead = !answered && proc !== null && !isAborted2(signal) && await proc.startExitsWithin(window2.startNo, grace);
     window2.answered = answered || dead && attempt > 0 && outcome2.result !== null;
     window2.end = end;
     ended();
@@ -85533,7 +85563,7 @@ async function serverDown(state) {
   if (proc === null || !proc.hasExited && state.stale === null) return null;
   const how = proc.hasExited ? { kind: "exited", exit: proc.exit(), lastOutput: proc.lastOutput() } : { kind: "stopped-serving", down: state.stale };
   state.stale = null;
-  if (!state.sut.restart || isAborted(state.signal)) {
+  if (!state.sut.restart || isAborted2(state.signal)) {
     state.gone = { kind: "down", how, restartError: null };
     return state.gone;
   }
@@ -86279,7 +86309,7 @@ async function runGate(config2, io, ending) {
   const tested = [];
   const peerCpu = [];
   try {
-    for (let n3 = 0; n3 < driver.peerCount && !isAborted(io.signal); n3++) {
+    for (let n3 = 0; n3 < driver.peerCount && !isAborted2(io.signal); n3++) {
       const watch = new PeerWatch(config2.outdir, n3);
       try {
         const peer = await driver.startPeer(n3, { cases: cases2, io, secure, taken: new Set(tested.map((t) => t.agent)), excluded, watch });
@@ -86385,7 +86415,7 @@ async function runPeer(peer, s) {
       await runCasesScheduled(
         cases2,
         config2.jobs,
-        () => isAborted(io.signal),
+        () => isAborted2(io.signal),
         async (i2) => {
           const def = cases2[i2];
           const excluded = excludedFor(peer.agent, def, i2 + 1);
