@@ -12,6 +12,7 @@
  *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
  *                            [--no-http2] [--http2-only] [--http2-runs N] [--no-robustness] [--robustness-only]
  *                            [--no-browsers] [--browsers-only] [--no-browser-whole]
+ *                            [--no-matrix] [--matrix-only] [--matrix-rows NAME,…] [--matrix-cases PATTERN,…]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -33,6 +34,10 @@
  * Last, the browser engines installed here (`--no-browsers` leaves them out, `--browsers-only` runs
  * them alone, `--no-browser-whole` keeps only --quick; bench/browsers.ts): --quick and the whole
  * catalogue per engine through `wsgate run --browser`.
+ * Last, the interop matrix (`--no-matrix` leaves it out, `--matrix-only` runs it alone; bench/matrix.ts):
+ * `wsgate matrix` over every installed implementation of the registry but the browsers
+ * (`--matrix-rows`), on the quick profile (`--matrix-cases`), each row's wall time against its CPU
+ * floor ((wsgate's CPU + the peer's) / cores), the goal within 1.3 times.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -45,6 +50,7 @@ import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
 import { http2Section } from './http2.js';
+import { benchImplementations, matrixSection } from './matrix.js';
 import { parseScriptArgs } from './options.js';
 import { robustnessSection } from './robustness.js';
 import { browsersSection, type BrowserRun } from './browsers.js';
@@ -87,6 +93,10 @@ const values = parseScriptArgs(
     browsers: { type: 'boolean', default: true, describe: 'each installed browser engine (run --browser): --quick, then the whole catalogue' },
     'browsers-only': { type: 'boolean', default: false, describe: 'only the browser section' },
     'browser-whole': { type: 'boolean', default: true, describe: 'the whole catalogue per engine too (--no-browser-whole: --quick only)' },
+    matrix: { type: 'boolean', default: true, describe: 'wsgate matrix over the installed implementations of the registry (no browsers)' },
+    'matrix-only': { type: 'boolean', default: false, describe: 'only the matrix section' },
+    'matrix-rows': { type: 'string', describe: 'the matrix section: only these implementations, comma-separated (default: every installed one)' },
+    'matrix-cases': { type: 'string', describe: 'the matrix section: these case patterns, comma-separated (default: the quick profile)' },
   },
 );
 for (const name of ['jobs', 'http2-runs'] as const) {
@@ -96,7 +106,8 @@ for (const name of ['jobs', 'http2-runs'] as const) {
     process.exit(2);
   }
 }
-const browsersOnly = values['browsers-only'] === true;
+const matrixOnly = values['matrix-only'] === true;
+const browsersOnly = values['browsers-only'] === true || matrixOnly;
 const robustnessOnly = values['robustness-only'] === true || browsersOnly;
 const http2Only = values['http2-only'] === true || robustnessOnly;
 const wstestOnly = values['wstest-only'] === true || http2Only;
@@ -427,9 +438,14 @@ if (values['robustness-only'] === true || (values.robustness === true && !onlyAn
     ...(await robustnessSection((role, outdir, http2) => runOnce(['*'], outdir, profileJobs, role, { robustness: true, http2 }), base, profileJobs)),
   );
 }
-if (browsersOnly || (values.browsers === true && !onlyAnother && values['robustness-only'] !== true && values.groups === undefined)) {
+if (!matrixOnly && (browsersOnly || (values.browsers === true && !onlyAnother && values['robustness-only'] !== true && values.groups === undefined))) {
   const play = (browser: BrowserEngine, quick: boolean, outdir: string): Promise<BrowserRun | null> => runOnce(['*'], outdir, 1, 'client', { browser, quick });
   problems.push(...(await browsersSection(play, base, values['browser-whole'] === true)));
+}
+if (matrixOnly || (values.matrix === true && !onlyAnother && !browsersOnly && values['robustness-only'] !== true && values.groups === undefined)) {
+  const only = values['matrix-rows']?.split(',').map((n) => n.trim()) ?? null;
+  const selection = values['matrix-cases'] === undefined ? ['--quick'] : ['--cases', ...values['matrix-cases'].split(',').map((c) => c.trim())];
+  problems.push(...(await matrixSection(CLI, NODE_FLAGS, LAUNCH_ENV, base, benchImplementations(only), selection)));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();

@@ -57,7 +57,9 @@ export function rowArgs(row: PlannedRow, outdir: string, common: readonly string
   const unsupported = cannot.length > 0 ? ['--exclude-cases', ...cannot] : [];
   // A browser plays its cases one after another: the matrix's --jobs is not its.
   const own = r.args.includes('--browser') ? withoutJobs(common) : common;
-  return ['--role', row.role, ...command, ...r.args, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...own];
+  // A client row's fuzzing server listens on a free port: matrices (and any other run) side by side never collide on 9001.
+  const url = row.role === 'client' && !r.args.includes('--url') ? ['--url', 'ws://127.0.0.1:0'] : [];
+  return ['--role', row.role, ...command, ...r.args, ...url, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...own];
 }
 
 /** The arguments without `--jobs N`. */

@@ -19,7 +19,13 @@ td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
 `;
 
-export function renderSite(m: MatrixFile): string {
+/** `reports: false`: the rows' report directories are not beside the page (a committed snapshot): no links into them. */
+export interface SiteOptions {
+  reports?: boolean;
+}
+
+export function renderSite(m: MatrixFile, options: SiteOptions = {}): string {
+  const reports = options.reports ?? true;
   const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a, b) => Number(a) - Number(b));
   const shard = m.selection.shard === null ? '' : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
   const machine = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} × ${m.machine.cpu}, Node.js ${m.machine.node}`;
@@ -29,15 +35,15 @@ export function renderSite(m: MatrixFile): string {
 <p class="meta">${esc(m.generatedAt)} · wsgate ${esc(m.wsgate)} · ${esc(machine)} · cases: ${esc(m.selection.cases?.join(' ') ?? 'all')}${m.selection.quick ? ' (quick)' : ''}${esc(shard)}</p>
 <div class="scroll"><table>
 <tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${esc(g)}</th>`).join('')}<th class="num">All</th></tr>
-${m.rows.map((r) => rowLine(r, groups)).join('\n')}
+${m.rows.map((r) => rowLine(r, groups, reports)).join('\n')}
 </table></div>
 <p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
-${caseView(m.rows)}
+${caseView(m.rows, reports)}
 </main>`;
   return page('wsgate interop matrix', CSS, body);
 }
 
-function rowLine(r: MatrixRow, groups: readonly string[]): string {
+function rowLine(r: MatrixRow, groups: readonly string[], reports: boolean): string {
   const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a> <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
   if (r.error !== null && r.error !== undefined) {
     return `<tr>${head}<td>${esc(r.version ?? '')}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${esc(r.error)}</td></tr>`;
@@ -45,22 +51,23 @@ function rowLine(r: MatrixRow, groups: readonly string[]): string {
   if (r.counts === null || r.reportDir === null) {
     return `<tr>${head}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${esc(r.install)}</code></td></tr>`;
   }
-  const report = `${encodeURI(r.reportDir)}/index.html`;
+  const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
   const cells = groups.map((g) => cell(r.groups[g], report));
   return `<tr>${head}<td>${esc(r.version ?? '')}</td>${cells.join('')}${cell(r.counts, report)}</tr>`;
 }
 
-function cell(c: MatrixCounts | undefined, href: string): string {
+function cell(c: MatrixCounts | undefined, href: string | null): string {
+  const link = (text: string): string => (href === null ? text : `<a href="${href}">${text}</a>`);
   if (c === undefined || c.total === 0) return '<td class="cell case_missing">–</td>';
-  if (c.unsupported === c.total) return `<td class="cell case_unimplemented"><a href="${href}">unsupported</a></td>`;
+  if (c.unsupported === c.total) return `<td class="cell case_unimplemented">${link('unsupported')}</td>`;
   const played = c.total - c.unsupported;
   const cls = c.failed > 0 ? 'case_failed' : c.passed === played ? 'case_ok' : 'case_non_strict';
   const title = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} unsupported`;
-  return `<td class="cell ${cls}" title="${title}"><a href="${href}">${c.passed}/${played}</a></td>`;
+  return `<td class="cell ${cls}" title="${title}">${link(`${c.passed}/${played}`)}</td>`;
 }
 
 /** Every case some row failed: which rows, grouped by cause, in catalogue order. */
-function caseView(rows: readonly MatrixRow[]): string {
+function caseView(rows: readonly MatrixRow[], reports: boolean): string {
   const failing = new Map<string, Map<string, string[]>>();
   for (const r of rows) {
     for (const c of r.cases) {
@@ -69,7 +76,7 @@ function caseView(rows: readonly MatrixRow[]): string {
       const who = `${r.title} (${r.role}): ${c.behavior ?? '–'} / ${c.behaviorClose ?? '–'}`;
       causes.set(c.cause ?? 'no explanation', [
         ...(causes.get(c.cause ?? 'no explanation') ?? []),
-        `<a href="${encodeURI(rowKey(r))}/index.html">${esc(who)}</a>`,
+        reports ? `<a href="${encodeURI(rowKey(r))}/index.html">${esc(who)}</a>` : esc(who),
       ]);
       failing.set(c.id, causes);
     }

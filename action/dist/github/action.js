@@ -48665,7 +48665,8 @@ function rowArgs(row, outdir, common2) {
   const cannot = unsupportedOf(row.impl, row.role);
   const unsupported = cannot.length > 0 ? ["--exclude-cases", ...cannot] : [];
   const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
-  return ["--role", row.role, ...command2, ...r.args, "--agent", row.impl.name, "--outdir", path10.join(outdir, row.key), ...unsupported, ...own2];
+  const url2 = row.role === "client" && !r.args.includes("--url") ? ["--url", "ws://127.0.0.1:0"] : [];
+  return ["--role", row.role, ...command2, ...r.args, ...url2, "--agent", row.impl.name, "--outdir", path10.join(outdir, row.key), ...unsupported, ...own2];
 }
 function withoutJobs(args) {
   const at = args.indexOf("--jobs");
@@ -48802,7 +48803,8 @@ var init_result = __esm({
 });
 
 // src/matrix/site.ts
-function renderSite(m) {
+function renderSite(m, options = {}) {
+  const reports = options.reports ?? true;
   const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a2, b) => Number(a2) - Number(b));
   const shard = m.selection.shard === null ? "" : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
   const machine2 = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} \xD7 ${m.machine.cpu}, Node.js ${m.machine.node}`;
@@ -48812,14 +48814,14 @@ function renderSite(m) {
 <p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
 <div class="scroll"><table>
 <tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
-${m.rows.map((r) => rowLine(r, groups)).join("\n")}
+${m.rows.map((r) => rowLine(r, groups, reports)).join("\n")}
 </table></div>
 <p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
-${caseView(m.rows)}
+${caseView(m.rows, reports)}
 </main>`;
   return page("wsgate interop matrix", CSS, body);
 }
-function rowLine(r, groups) {
+function rowLine(r, groups, reports) {
   const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a> <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
   if (r.error !== null && r.error !== void 0) {
     return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
@@ -48827,19 +48829,20 @@ function rowLine(r, groups) {
   if (r.counts === null || r.reportDir === null) {
     return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
   }
-  const report = `${encodeURI(r.reportDir)}/index.html`;
+  const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
   const cells = groups.map((g) => cell2(r.groups[g], report));
   return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td>${cells.join("")}${cell2(r.counts, report)}</tr>`;
 }
 function cell2(c5, href) {
+  const link = (text) => href === null ? text : `<a href="${href}">${text}</a>`;
   if (c5 === void 0 || c5.total === 0) return '<td class="cell case_missing">\u2013</td>';
-  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented"><a href="${href}">unsupported</a></td>`;
+  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented">${link("unsupported")}</td>`;
   const played2 = c5.total - c5.unsupported;
   const cls = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
   const title = `${c5.passed} passed, ${c5.failed} failed, ${c5.skipped} skipped, ${c5.unsupported} unsupported`;
-  return `<td class="cell ${cls}" title="${title}"><a href="${href}">${c5.passed}/${played2}</a></td>`;
+  return `<td class="cell ${cls}" title="${title}">${link(`${c5.passed}/${played2}`)}</td>`;
 }
-function caseView(rows2) {
+function caseView(rows2, reports) {
   const failing = /* @__PURE__ */ new Map();
   for (const r of rows2) {
     for (const c5 of r.cases) {
@@ -48848,7 +48851,7 @@ function caseView(rows2) {
       const who = `${r.title} (${r.role}): ${c5.behavior ?? "\u2013"} / ${c5.behaviorClose ?? "\u2013"}`;
       causes.set(c5.cause ?? "no explanation", [
         ...causes.get(c5.cause ?? "no explanation") ?? [],
-        `<a href="${encodeURI(rowKey(r))}/index.html">${escapeHtml(who)}</a>`
+        reports ? `<a href="${encodeURI(rowKey(r))}/index.html">${escapeHtml(who)}</a>` : escapeHtml(who)
       ]);
       failing.set(c5.id, causes);
     }

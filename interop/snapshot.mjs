@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The committed snapshot of the interop matrix, interop/matrix/: matrix.json and its site, made by
+// one command on a machine where interop/install.sh has installed the implementations.
+//
+//   node interop/snapshot.mjs [wsgate matrix options]     default: --quick
+//
+// It runs `wsgate matrix` over the whole registry into a temporary directory, then copies its
+// matrix.json and renders the site without links into the rows' report directories (those are not
+// committed; the published site has them). A row that could not run stays in the snapshot with its
+// reason. test/matrix/snapshot.test.ts checks that the snapshot has a row for every role of every
+// implementation of the registry, and that its site is the one matrix.json renders.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const target = path.join(root, 'interop', 'matrix');
+const args = process.argv.slice(2);
+const selection = args.length > 0 ? args : ['--quick'];
+mkdirSync(target, { recursive: true });
+
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const work = mkdtempSync(path.join(os.tmpdir(), 'wsgate-snapshot-'));
+try {
+  try {
+    execFileSync(process.execPath, ['dist/src/cli.js', 'matrix', ...selection, '--outdir', work], { cwd: root, stdio: 'inherit' });
+  } catch (err) {
+    // Status 2 with matrix.json written: some rows could not run; they are in the snapshot with their reason.
+    if (!existsSync(path.join(work, 'matrix.json'))) throw err;
+  }
+  const { renderSite } = await import(path.join(root, 'dist/src/matrix/site.js'));
+  const text = readFileSync(path.join(work, 'matrix.json'), 'utf8');
+  const write = (name, content) => {
+    const file = path.join(target, name);
+    writeFileSync(`${file}.tmp`, content);
+    renameSync(`${file}.tmp`, file);
+  };
+  write('index.html', renderSite(JSON.parse(text), { reports: false }));
+  write('matrix.json', text);
+  process.stdout.write(`snapshot: ${path.relative(root, target)}/matrix.json and index.html\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
