@@ -6,6 +6,11 @@
  * versions with wsgate's own code: dist/src/matrix/).
  *
  *   node interop/install.mjs [NAME ...]     default: every implementation
+ *   node interop/install.mjs NAME@VERSION ...
+ *
+ * NAME@VERSION (`wsgate matrix --only NAME --versions VERSION ...`): that release of an npm
+ * implementation whose entry has "releases": true, into a prefix of its own,
+ * interop/.versions/NAME@VERSION (gitignored), beside every other release.
  *
  * Debian packages come from the machine's apt sources (one `apt-get update` first), npm packages from
  * its npm configuration. Exit 0: all of them installed; 1: some could not be, one line each at the end.
@@ -14,17 +19,35 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { readRegistry } from '../dist/src/matrix/registry.js';
+import { releaseOf } from '../dist/src/matrix/releases.js';
 import { installedVersion } from '../dist/src/matrix/version.js';
 
 const root = process.cwd();
 const registry = readRegistry(path.join(root, 'interop/implementations'));
 const asked = process.argv.slice(2);
-const unknown = asked.filter((n) => !registry.some((i) => i.name === n));
+const nameOf = (arg) => arg.replace(/@.*$/s, '');
+const unknown = asked.filter((a) => !registry.some((i) => i.name === nameOf(a)));
 if (unknown.length > 0) {
   process.stderr.write(`install: no such implementation: ${unknown.join(', ')} (known: ${registry.map((i) => i.name).join(' ')})\n`);
   process.exit(2);
 }
-const chosen = asked.length === 0 ? registry : registry.filter((i) => asked.includes(i.name));
+/** The entries to install: NAME as the registry has it, NAME@VERSION as that release's own (its package@VERSION, its prefix). */
+function chosenEntries() {
+  if (asked.length === 0) return registry;
+  return asked.map((arg) => {
+    const impl = registry.find((i) => i.name === nameOf(arg));
+    if (!arg.includes('@')) return impl;
+    let release = null;
+    try {
+      release = { ...releaseOf(impl, arg.slice(arg.indexOf('@') + 1)), name: arg };
+    } catch (err) {
+      process.stderr.write(`install: ${err.message}\n`);
+      process.exit(2);
+    }
+    return release;
+  });
+}
+const chosen = chosenEntries();
 const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
 
 /** Runs a command with its output on ours; the reason it failed, or null. */

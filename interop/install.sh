@@ -4,6 +4,7 @@
 # is skipped. Ends with a line per implementation it could not install, and exits 1 then.
 #
 #   interop/install.sh [NAME ...]          default: every implementation
+#   interop/install.sh NAME@VERSION ...    releases, each into interop/.versions/NAME@VERSION (wsgate matrix --versions)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The registry and the installed versions are read with wsgate's own code (src/matrix/).

@@ -18,6 +18,23 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         .option('quick', { type: 'boolean', default: false, describe: 'The quick profile in every row' })
         .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once within a row' })
         .option('shard', { type: 'string', requiresArg: true, describe: 'K/N: the K-th of N slices of every row’s cases; join the shards with --merge' })
+        .option('versions', {
+          type: 'string',
+          array: true,
+          describe:
+            'Releases of the one --only implementation (exact: 8.0.0 8.1.0 …), a row each (NAME@RELEASE-ROLE), each installed by interop/install.sh NAME@RELEASE; then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases',
+        })
+        .option('versions-dir', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)',
+        })
+        .option('compare', {
+          type: 'string',
+          array: true,
+          describe:
+            'OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html',
+        })
         .option('merge', {
           type: 'string',
           array: true,
@@ -26,11 +43,22 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
         .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
         .example('$0 matrix --only ws python-websockets --quick --outdir m', 'two implementations, the quick profile')
-        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m'),
+        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m')
+        .example('$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v', 'two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)')
+        .example('$0 matrix --compare old/matrix.json new/matrix.json --outdir diff', 'regressions and improvements between two matrices'),
     async (a) => {
       const { mergeMatrix, runMatrix } = await import('../matrix/matrix.js');
+      const compare = (a.compare ?? []).map(String);
+      if (a.versions !== undefined && a.versions.length === 0) throw new UsageError('matrix --versions: name the releases (8.0.0 8.1.0 …)');
+      if (compare.length > 2) throw new UsageError('matrix --compare: give OLD (with a run) or OLD NEW (nothing runs)');
       if (a.merge !== undefined) {
+        if (compare.length > 0 || a.versions !== undefined) throw new UsageError('matrix --merge: not with --compare or --versions');
         setStatus(await mergeMatrix(a.merge.map(String), a.outdir, env, io.stdout));
+        return;
+      }
+      if (compare.length === 2) {
+        const { compareOnly } = await import('../matrix/compare.js');
+        setStatus(await compareOnly(compare[0] as string, compare[1] as string, a.outdir, io.stdout));
         return;
       }
       const options = {
@@ -42,6 +70,9 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         quick: a.quick,
         jobs: a.jobs ?? null,
         shard: a.shard ?? null,
+        versions: (a.versions ?? []).map(String),
+        ...(a.versionsDir === undefined ? {} : { versionsDir: a.versionsDir }),
+        compare: compare[0] ?? null,
         outdir: a.outdir,
         ...(io.signal ? { signal: io.signal } : {}),
       };

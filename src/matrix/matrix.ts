@@ -14,6 +14,9 @@ import { Writable } from 'node:stream';
 import { mergeConfig } from '../config/judge-merge.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { mergeRuns } from '../finish/merge.js';
+import { renderReleaseChanges } from './change-pages.js';
+import { releaseSeries } from './changes.js';
+import { readMatrixAt, writeComparison } from './compare.js';
 import { readRegistry } from './registry.js';
 import { failedRow, matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
 import { planRows, rowArgs, type Role } from './rows.js';
@@ -30,6 +33,12 @@ export interface MatrixOptions {
   quick: boolean;
   jobs: number | null;
   shard: string | null;
+  /** Releases of the one --only implementation, each a row of its own (empty: the registry's install). */
+  versions?: readonly string[];
+  /** Where those releases are installed (default interop/.versions), relative to the root. */
+  versionsDir?: string;
+  /** A matrix (its matrix.json or directory) to compare this one with: DIR/compare.json and compare.html. */
+  compare?: string | null;
   outdir: string;
   signal?: AbortSignal;
 }
@@ -41,6 +50,8 @@ export type RowRunner = (args: string[]) => Promise<number>;
 export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS.WritableStream): Promise<number> {
   const shard = parseShard(o.shard);
   const rows = planRows(readRegistry(o.implementations), o, o.root);
+  // The old matrix is read before anything runs: a wrong path is a usage error, not a lost run.
+  const old = (o.compare ?? null) === null ? null : await readMatrixAt(o.compare as string);
   await mkdir(o.outdir, { recursive: true });
   const common = [
     ...(o.cases === null ? [] : ['--cases', ...o.cases]),
@@ -85,7 +96,7 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
     }
     done.push(ranRow(rowHead(row), o.outdir, selection));
   }
-  await writeMatrix(o.outdir, matrixFile(selection, done), out);
+  await writeMatrix(o.outdir, matrixFile(selection, done), out, old);
   return couldNotRun(failed, o.outdir);
 }
 
@@ -128,12 +139,22 @@ export async function mergeMatrix(inputs: readonly string[], outdir: string, env
   return couldNotRun(rows.filter((r) => r.error !== null).map(rowKey), outdir);
 }
 
-async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableStream): Promise<void> {
+async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableStream, old: { dir: string; file: MatrixFile } | null = null): Promise<void> {
   await mkdir(dir, { recursive: true });
   // The site first, matrix.json last: its presence means the set is whole (as index.json for a run's reports).
-  await writeFileAtomic(path.join(dir, 'index.html'), renderSite(file));
+  const series = releaseSeries(file.rows);
+  if (series.length > 0) await writeFileAtomic(path.join(dir, 'changes.html'), renderReleaseChanges(series, file.generatedAt));
+  if (old !== null) await writeComparison(old, { dir, file }, dir, out);
+  await writeFileAtomic(path.join(dir, 'index.html'), renderSite(file, { changes: series.length > 0, compare: old !== null }));
   await writeFileAtomic(path.join(dir, 'matrix.json'), `${JSON.stringify(file, null, 2)}\n`);
-  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html\n`);
+  const changed = series.flatMap((s) =>
+    s.steps
+      .filter((st) => st.changes.length > 0)
+      .map((st) => `${s.name}-${s.role} ${st.older.release ?? ''} → ${st.newer.release ?? ''}: ${st.changes.map((c) => c.id).join(' ')}`),
+  );
+  if (series.length > 0)
+    out.write(changed.length === 0 ? 'matrix: no verdict changed between consecutive releases\n' : changed.map((l) => `matrix: changed: ${l}\n`).join(''));
+  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ''}\n`);
 }
 
 async function readMatrix(dir: string): Promise<MatrixFile> {

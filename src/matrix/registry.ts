@@ -17,7 +17,16 @@ import { readJsonFile, zodValidator } from '../config/json-file.js';
  */
 const build = z.string().min(1).optional();
 const install = z.discriminatedUnion('from', [
-  z.object({ from: z.literal('npm'), package: z.string().min(1), prefix: z.string().min(1).optional(), build }).strict(),
+  z
+    .object({
+      from: z.literal('npm'),
+      package: z.string().min(1),
+      prefix: z.string().min(1).optional(),
+      // Its commands load the package from $WSGATE_NPM_PREFIX when it is set: `wsgate matrix --versions` can run its releases.
+      releases: z.boolean().optional(),
+      build,
+    })
+    .strict(),
   z.object({ from: z.literal('apt'), packages: z.array(z.string().min(1)).min(1), build }).strict(),
   z.object({ from: z.literal('bundled'), build }).strict(),
 ]);

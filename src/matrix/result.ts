@@ -33,6 +33,8 @@ export interface MatrixCase {
   behavior: string | null;
   behaviorClose: string | null;
   cause: string | null;
+  /** The case's page in the row's report directory (NAME_case_1_1_1.html); null when it was not run. */
+  page: string | null;
 }
 
 export interface MatrixRow {
@@ -43,6 +45,8 @@ export interface MatrixRow {
   role: Role;
   /** The installed version, or null: not installed (nothing else of the row is filled). */
   version: string | null;
+  /** The release this row ran (`--versions`; its version is still read from the installed package), or null. */
+  release: string | null;
   installed: boolean;
   /** The shell lines that install it. */
   install: string;
@@ -87,7 +91,7 @@ export function matrixFile(selection: MatrixFile['selection'], rows: MatrixRow[]
 }
 
 /** What a row is, whether it ran or not. */
-export type RowHead = Pick<MatrixRow, 'name' | 'title' | 'language' | 'homepage' | 'role' | 'version' | 'installed' | 'install' | 'unsupported'>;
+export type RowHead = Pick<MatrixRow, 'name' | 'title' | 'language' | 'homepage' | 'role' | 'version' | 'release' | 'installed' | 'install' | 'unsupported'>;
 
 /** A row that is not installed: listed with its install, not run. */
 export function notInstalledRow(head: RowHead): MatrixRow {
@@ -115,9 +119,10 @@ export function ranRow(head: RowHead, matrixDir: string, selection: MatrixFile['
       behavior: c.behavior,
       behaviorClose: c.behaviorClose,
       cause: c.status === 'failed' ? (c.explanation?.cause.title ?? c.reason) : null,
+      page: c.reportfile === null ? null : c.reportfile.replace(/\.json$/, '.html'),
     }),
   );
-  const none = (id: string): MatrixCase => ({ id, verdict: 'unsupported', behavior: null, behaviorClose: null, cause: null });
+  const none = (id: string): MatrixCase => ({ id, verdict: 'unsupported', behavior: null, behaviorClose: null, cause: null, page: null });
   const cases = [...played, ...unsupported.map(none)].sort((a, b) => compareIds(a.id, b.id));
   return {
     ...head,
@@ -133,12 +138,14 @@ export function ranRow(head: RowHead, matrixDir: string, selection: MatrixFile['
 export function rowHead(row: PlannedRow): RowHead {
   const { name, title, language, homepage } = row.impl;
   const unsupported = unsupportedOf(row.impl, row.role);
-  return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
+  const { version, release, install } = row;
+  return { name, title, language, homepage, role: row.role, version, release, installed: version !== null, install, unsupported };
 }
 
-/** NAME-ROLE: a row's key and its report directory under the matrix's. */
-export function rowKey(row: Pick<MatrixRow, 'name' | 'role'>): string {
-  return `${row.name}-${row.role}`;
+/** NAME-ROLE, NAME@RELEASE-ROLE for a release: a row's key and its report directory under the matrix's. */
+export function rowKey(row: Pick<MatrixRow, 'name' | 'role'> & { release?: string | null }): string {
+  const release = row.release ?? null;
+  return `${row.name}${release === null ? '' : `@${release}`}-${row.role}`;
 }
 
 function countOf(cases: readonly MatrixCase[]): MatrixCounts {

@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { shellQuote } from '../processes/client-process.js';
 import type { Implementation } from './registry.js';
+import { PREFIX_ENV, releaseOf, sortReleases, VERSIONS_DIR } from './releases.js';
 import { installedVersion } from './version.js';
 
 export type Role = 'client' | 'server';
@@ -16,8 +18,12 @@ export type Role = 'client' | 'server';
 export interface PlannedRow {
   impl: Implementation;
   role: Role;
-  /** NAME-ROLE: the row's key and its report directory under the matrix's. */
+  /** NAME-ROLE (NAME@RELEASE-ROLE for a release): the row's key and its report directory under the matrix's. */
   key: string;
+  /** The release this row runs (`--versions`), from its own prefix; null: the implementation as the registry installs it. */
+  release: string | null;
+  /** The release's prefix, absolute (its command gets it as WSGATE_NPM_PREFIX); null for a row without a release. */
+  prefix: string | null;
   /** The installed version, or null: not installed (the row is listed, not run). */
   version: string | null;
   /** The shell lines that install it (shown when it is not installed). */
@@ -28,6 +34,10 @@ export interface PlannedRow {
 export interface RowSelection {
   only: readonly string[];
   role: Role | null;
+  /** Releases of the one --only implementation to run side by side (empty: the registry's install). */
+  versions?: readonly string[];
+  /** Where the releases are installed (default interop/.versions), relative to the root. */
+  versionsDir?: string;
 }
 
 /** The rows of the registry, in its order, clients before servers; an unknown --only name is a usage error. */
@@ -35,6 +45,7 @@ export function planRows(registry: readonly Implementation[], select: RowSelecti
   const names = new Set(registry.map((i) => i.name));
   const unknown = select.only.filter((n) => !names.has(n));
   if (unknown.length > 0) throw new UsageError(`matrix: no implementation ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the registry`);
+  if ((select.versions ?? []).length > 0) return releaseRows(registry, select, root);
   const rows: PlannedRow[] = [];
   for (const impl of registry) {
     if (select.only.length > 0 && !select.only.includes(impl.name)) continue;
@@ -42,7 +53,37 @@ export function planRows(registry: readonly Implementation[], select: RowSelecti
       const r = impl.roles[role];
       if (r === undefined || (select.role !== null && select.role !== role)) continue;
       const found = r.command === undefined || programFound(r.command, root);
-      rows.push({ impl, role, key: `${impl.name}-${role}`, version: found ? installedVersion(impl, root) : null, install: installScript(impl) });
+      rows.push({
+        impl,
+        role,
+        key: `${impl.name}-${role}`,
+        release: null,
+        prefix: null,
+        version: found ? installedVersion(impl, root) : null,
+        install: installScript(impl),
+      });
+    }
+  }
+  return rows;
+}
+
+/** `--versions`: the one --only implementation once per release (oldest first) in each selected role. */
+function releaseRows(registry: readonly Implementation[], select: RowSelection, root: string): PlannedRow[] {
+  const impl = select.only.length === 1 ? registry.find((i) => i.name === select.only[0]) : undefined;
+  if (impl === undefined) throw new UsageError('matrix --versions: name the one implementation with --only (e.g. --only ws --versions 8.0.0 8.1.0)');
+  const dir = select.versionsDir ?? VERSIONS_DIR;
+  // ws@8.2.0 is 8.2.0 (the form install.sh takes).
+  const releases = sortReleases((select.versions ?? []).map((v) => (v.startsWith(`${impl.name}@`) ? v.slice(impl.name.length + 1) : v)));
+  const rows: PlannedRow[] = [];
+  for (const role of ['client', 'server'] as const) {
+    if (impl.roles[role] === undefined || (select.role !== null && select.role !== role)) continue;
+    for (const release of releases) {
+      const installed = releaseOf(impl, release, dir);
+      const prefix = path.resolve(root, installed.install.from === 'npm' ? (installed.install.prefix ?? '.') : '.');
+      // The version is read from the release's own package.json: a prefix holding another release says so.
+      const version = installedVersion(installed, root);
+      const install = dir === VERSIONS_DIR ? `interop/install.sh ${impl.name}@${release}` : installScript(installed);
+      rows.push({ impl, role, key: `${impl.name}@${release}-${role}`, release, prefix, version, install });
     }
   }
   return rows;
@@ -52,7 +93,9 @@ export function planRows(registry: readonly Implementation[], select: RowSelecti
 export function rowArgs(row: PlannedRow, outdir: string, common: readonly string[]): string[] {
   const r = row.impl.roles[row.role];
   if (r === undefined) throw new Error(`${row.key}: no such role`);
-  const command = r.command === undefined ? [] : row.role === 'client' ? ['--client', r.command] : ['--server', r.command];
+  // A release's command loads the release's package: its prefix in the environment the shell gives it.
+  const line = r.command === undefined ? undefined : row.prefix === null ? r.command : `${PREFIX_ENV}=${shellQuote(row.prefix)} ${r.command}`;
+  const command = line === undefined ? [] : row.role === 'client' ? ['--client', line] : ['--server', line];
   const cannot = unsupportedOf(row.impl, row.role);
   const unsupported = cannot.length > 0 ? ['--exclude-cases', ...cannot] : [];
   // A browser plays its cases one after another: the matrix's --jobs is not its.

@@ -19,9 +19,14 @@ td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
 `;
 
-/** `reports: false`: the rows' report directories are not beside the page (a committed snapshot): no links into them. */
+/**
+ * `reports: false`: the rows' report directories are not beside the page (a committed snapshot): no links into them.
+ * `changes`, `compare`: the pages beside index.html it links to: changes.html (a --versions matrix), compare.html (--compare).
+ */
 export interface SiteOptions {
   reports?: boolean;
+  changes?: boolean;
+  compare?: boolean;
 }
 
 export function renderSite(m: MatrixFile, options: SiteOptions = {}): string {
@@ -33,6 +38,7 @@ export function renderSite(m: MatrixFile, options: SiteOptions = {}): string {
 <main>
 <h1>Interop matrix</h1>
 <p class="meta">${esc(m.generatedAt)} · wsgate ${esc(m.wsgate)} · ${esc(machine)} · cases: ${esc(m.selection.cases?.join(' ') ?? 'all')}${m.selection.quick ? ' (quick)' : ''}${esc(shard)}</p>
+${pageLinks(options)}
 <div class="scroll"><table>
 <tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${esc(g)}</th>`).join('')}<th class="num">All</th></tr>
 ${m.rows.map((r) => rowLine(r, groups, reports)).join('\n')}
@@ -43,8 +49,17 @@ ${caseView(m.rows, reports)}
   return page('wsgate interop matrix', CSS, body);
 }
 
+function pageLinks(links: SiteOptions): string {
+  const items = [
+    links.changes === true ? '<a href="changes.html">Across releases</a>: the cases whose verdict changed between consecutive releases' : '',
+    links.compare === true ? '<a href="compare.html">Comparison</a>: regressions and improvements since the matrix compared with' : '',
+  ].filter((l) => l !== '');
+  return items.length === 0 ? '' : `<ul>${items.map((l) => `<li>${l}</li>`).join('')}</ul>`;
+}
+
 function rowLine(r: MatrixRow, groups: readonly string[], reports: boolean): string {
-  const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a> <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
+  const release = (r.release ?? null) === null ? '' : ` <span class="meta">@${esc(r.release ?? '')}</span>`;
+  const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a>${release} <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
   if (r.error !== null && r.error !== undefined) {
     return `<tr>${head}<td>${esc(r.version ?? '')}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${esc(r.error)}</td></tr>`;
   }

@@ -27,7 +27,7 @@ interface Row {
   counts: Record<string, number> | null;
   groups: Record<string, Record<string, number>>;
   causes: Array<{ title: string; cases: string[] }>;
-  cases: Array<{ id: string; verdict: string; behavior: string | null; behaviorClose: string | null; cause: string | null }>;
+  cases: Array<{ id: string; verdict: string; behavior: string | null; behaviorClose: string | null; cause: string | null; page: string | null }>;
   error: string | null;
 }
 interface Matrix {
@@ -78,12 +78,20 @@ describe('wsgate matrix', () => {
     assert.deepEqual(bad.counts, { total: 4, passed: 1, failed: 2, skipped: 0, unsupported: 1 });
     assert.deepEqual(bad.groups['7'], { total: 1, passed: 0, failed: 0, skipped: 0, unsupported: 1 });
     const byId = new Map(bad.cases.map((c) => [c.id, c]));
-    assert.deepEqual(byId.get('1.1.1'), { id: '1.1.1', verdict: 'passed', behavior: 'OK', behaviorClose: 'OK', cause: null });
+    assert.deepEqual(byId.get('1.1.1'), {
+      id: '1.1.1',
+      verdict: 'passed',
+      behavior: 'OK',
+      behaviorClose: 'OK',
+      cause: null,
+      page: 'echo_invalid_case_1_1_1.html',
+    });
+    assert.ok(existsSync(path.join(whole, 'echo-invalid-client', 'echo_invalid_case_1_1_1.html')), 'the case page matrix.json names');
     assert.equal(byId.get('6.3.1')?.verdict, 'failed');
     assert.equal(byId.get('6.3.1')?.behavior, 'FAILED');
     assert.match(byId.get('6.3.1')?.cause ?? '', /invalid UTF-8/);
     // Unsupported: not run, not failed.
-    assert.deepEqual(byId.get('7.9.1'), { id: '7.9.1', verdict: 'unsupported', behavior: null, behaviorClose: null, cause: null });
+    assert.deepEqual(byId.get('7.9.1'), { id: '7.9.1', verdict: 'unsupported', behavior: null, behaviorClose: null, cause: null, page: null });
     assert.deepEqual(
       bad.causes.map((c) => c.cases),
       [['6.3.1', '6.3.2']],
