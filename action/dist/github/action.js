@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path32) {
-  if (!path32)
+function getElementAtPath(obj, path34) {
+  if (!path34)
     return obj;
-  return path32.reduce((acc, key) => acc?.[key], obj);
+  return path34.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path32, issues) {
+function prefixIssues(path34, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path32);
+    iss.path.unshift(path34);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path32 = []) => {
+  const processError = (error63, path34 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path32, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path32, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path32 = []) => {
+  const processError = (error63, path34 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path32, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path32, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path32, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path32 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path32) {
+  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path34) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2722,7 +2722,7 @@ function handleIntersectionResults(result, left2, right2) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side) => {
+  const collect2 = (iss, side2) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -2738,7 +2738,7 @@ function handleIntersectionResults(result, left2, right2) {
     for (const k of keys) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path32 = ref.slice(1).split("/").filter(Boolean);
-  if (path32.length === 0) {
+  const path34 = ref.slice(1).split("/").filter(Boolean);
+  if (path34.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path32[0] === defsKey) {
-    const key = path32[1] === void 0 ? void 0 : decodeJSONPointerSegment(path32[1]);
+  if (path34[0] === defsKey) {
+    const key = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20282,11 +20282,11 @@ var init_deep_partial = __esm({
 });
 
 // node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -27770,13 +27770,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path32) {
-  const [top2, index, field] = path32.map(String);
+function describe3(path34) {
+  const [top2, index, field] = path34.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path32.map(String).join("."), phrase: "valid" };
+  return { key: path34.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -29536,12 +29536,12 @@ var init_divergence = __esm({
     masking = ({ r, facts }) => {
       const wrong = facts.peerFrames.find((f) => f.masked !== r.isServer);
       if (wrong === void 0) return null;
-      const side = r.isServer ? "client" : "server";
+      const side2 = r.isServer ? "client" : "server";
       const peerDid = `sent ${frameWords(wrong)} ${r.isServer ? "without a mask" : "masked"}`;
       return {
         peerDid,
         at: point(wrong),
-        cause: { key: `masking:${side}`, title: r.isServer ? "client frames not masked" : "server frames masked" },
+        cause: { key: `masking:${side2}`, title: r.isServer ? "client frames not masked" : "server frames masked" },
         requirement: {
           key: "masking",
           rfc: "RFC 6455 \xA75.1, \xA75.3",
@@ -31552,13 +31552,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path32 = require$$1;
+    var path34 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path32.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path34.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31587,11 +31587,11 @@ var require_dist = __commonJS({
     var makeDir = async (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
-      const mkdir3 = promisify3(options.fs.mkdir);
+      const mkdir4 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path32.resolve(input3);
-        await mkdir3(pth, {
+        const pth = path34.resolve(input3);
+        await mkdir4(pth, {
           mode: options.mode,
           recursive: true
         });
@@ -31599,20 +31599,20 @@ var require_dist = __commonJS({
       }
       const make = async (pth) => {
         try {
-          await mkdir3(pth, options.mode);
+          await mkdir4(pth, options.mode);
           return pth;
         } catch (error62) {
           if (error62.code === "EPERM") {
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path32.dirname(pth) === pth) {
+            if (path34.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path32.dirname(pth));
+            await make(path34.dirname(pth));
             return make(pth);
           }
           try {
@@ -31626,14 +31626,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path32.resolve(input3));
+      return make(path34.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path32.resolve(input3);
+        const pth = path34.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31648,13 +31648,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path32.dirname(pth) === pth) {
+            if (path34.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path32.dirname(pth));
+            make(path34.dirname(pth));
             return make(pth);
           }
           try {
@@ -31667,7 +31667,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path32.resolve(input3));
+      return make(path34.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -33001,11 +33001,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path33) {
-            path33 = castPath(path33, object2);
-            var index2 = 0, length = path33.length;
+          function baseGet(object2, path35) {
+            path35 = castPath(path35, object2);
+            var index2 = 0, length = path35.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path33[index2++])];
+              object2 = object2[toKey(path35[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -33069,10 +33069,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path33, args) {
-            path33 = castPath(path33, object2);
-            object2 = parent(object2, path33);
-            var func = object2 == null ? object2 : object2[toKey(last(path33))];
+          function baseInvoke(object2, path35, args) {
+            path35 = castPath(path35, object2);
+            object2 = parent(object2, path35);
+            var func = object2 == null ? object2 : object2[toKey(last(path35))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -33228,13 +33228,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path33, srcValue) {
-            if (isKey(path33) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path33), srcValue);
+          function baseMatchesProperty(path35, srcValue) {
+            if (isKey(path35) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path35), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path33);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path33) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path35);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path35) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33331,23 +33331,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path33) {
-              return hasIn(object2, path33);
+            return basePickBy(object2, paths, function(value, path35) {
+              return hasIn(object2, path35);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path33 = paths[index2], value = baseGet(object2, path33);
-              if (predicate(value, path33)) {
-                baseSet(result2, castPath(path33, object2), value);
+              var path35 = paths[index2], value = baseGet(object2, path35);
+              if (predicate(value, path35)) {
+                baseSet(result2, castPath(path35, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path33) {
+          function basePropertyDeep(path35) {
             return function(object2) {
-              return baseGet(object2, path33);
+              return baseGet(object2, path35);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33421,14 +33421,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path33, value, customizer) {
+          function baseSet(object2, path35, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path33 = castPath(path33, object2);
-            var index2 = -1, length = path33.length, lastIndex = length - 1, nested = object2;
+            path35 = castPath(path35, object2);
+            var index2 = -1, length = path35.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path33[index2]), newValue = value;
+              var key = toKey(path35[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33436,7 +33436,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path33[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path35[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33602,14 +33602,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path33) {
-            path33 = castPath(path33, object2);
-            var index2 = -1, length = path33.length;
+          function baseUnset(object2, path35) {
+            path35 = castPath(path35, object2);
+            var index2 = -1, length = path35.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path33[index2]);
+              var key = toKey(path35[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33617,11 +33617,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path33);
-            return obj == null || delete obj[toKey(last(path33))];
+            var obj = parent(object2, path35);
+            return obj == null || delete obj[toKey(last(path35))];
           }
-          function baseUpdate(object2, path33, updater, customizer) {
-            return baseSet(object2, path33, updater(baseGet(object2, path33)), customizer);
+          function baseUpdate(object2, path35, updater, customizer) {
+            return baseSet(object2, path35, updater(baseGet(object2, path35)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34504,11 +34504,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path33, hasFunc) {
-            path33 = castPath(path33, object2);
-            var index2 = -1, length = path33.length, result2 = false;
+          function hasPath(object2, path35, hasFunc) {
+            path35 = castPath(path35, object2);
+            var index2 = -1, length = path35.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path33[index2]);
+              var key = toKey(path35[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34710,8 +34710,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path33) {
-            return path33.length < 2 ? object2 : baseGet(object2, baseSlice(path33, 0, -1));
+          function parent(object2, path35) {
+            return path35.length < 2 ? object2 : baseGet(object2, baseSlice(path35, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35346,10 +35346,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path33, args) {
-            var index2 = -1, isFunc = typeof path33 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path35, args) {
+            var index2 = -1, isFunc = typeof path35 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path33, value, args) : baseInvoke(value, path33, args);
+              result2[++index2] = isFunc ? apply(path35, value, args) : baseInvoke(value, path35, args);
             });
             return result2;
           });
@@ -36001,15 +36001,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path33, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path33);
+          function get(object2, path35, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path35);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path33) {
-            return object2 != null && hasPath(object2, path33, baseHas);
+          function has(object2, path35) {
+            return object2 != null && hasPath(object2, path35, baseHas);
           }
-          function hasIn(object2, path33) {
-            return object2 != null && hasPath(object2, path33, baseHasIn);
+          function hasIn(object2, path35) {
+            return object2 != null && hasPath(object2, path35, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -36062,10 +36062,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path33) {
-              path33 = castPath(path33, object2);
-              isDeep || (isDeep = path33.length > 1);
-              return path33;
+            paths = arrayMap(paths, function(path35) {
+              path35 = castPath(path35, object2);
+              isDeep || (isDeep = path35.length > 1);
+              return path35;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -36091,19 +36091,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path33) {
-              return predicate(value, path33[0]);
+            return basePickBy(object2, props, function(value, path35) {
+              return predicate(value, path35[0]);
             });
           }
-          function result(object2, path33, defaultValue) {
-            path33 = castPath(path33, object2);
-            var index2 = -1, length = path33.length;
+          function result(object2, path35, defaultValue) {
+            path35 = castPath(path35, object2);
+            var index2 = -1, length = path35.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path33[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path35[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -36112,12 +36112,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path33, value) {
-            return object2 == null ? object2 : baseSet(object2, path33, value);
+          function set2(object2, path35, value) {
+            return object2 == null ? object2 : baseSet(object2, path35, value);
           }
-          function setWith(object2, path33, value, customizer) {
+          function setWith(object2, path35, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path33, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path35, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -36139,15 +36139,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path33) {
-            return object2 == null ? true : baseUnset(object2, path33);
+          function unset(object2, path35) {
+            return object2 == null ? true : baseUnset(object2, path35);
           }
-          function update(object2, path33, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path33, castFunction(updater));
+          function update(object2, path35, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path35, castFunction(updater));
           }
-          function updateWith(object2, path33, updater, customizer) {
+          function updateWith(object2, path35, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path33, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path35, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36533,17 +36533,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path33, srcValue) {
-            return baseMatchesProperty(path33, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path35, srcValue) {
+            return baseMatchesProperty(path35, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path33, args) {
+          var method = baseRest(function(path35, args) {
             return function(object2) {
-              return baseInvoke(object2, path33, args);
+              return baseInvoke(object2, path35, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path33) {
-              return baseInvoke(object2, path33, args);
+            return function(path35) {
+              return baseInvoke(object2, path35, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36590,12 +36590,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path33) {
-            return isKey(path33) ? baseProperty(toKey(path33)) : basePropertyDeep(path33);
+          function property(path35) {
+            return isKey(path35) ? baseProperty(toKey(path35)) : basePropertyDeep(path35);
           }
           function propertyOf(object2) {
-            return function(path33) {
-              return object2 == null ? undefined$1 : baseGet(object2, path33);
+            return function(path35) {
+              return object2 == null ? undefined$1 : baseGet(object2, path35);
             };
           }
           var range = createRange();
@@ -37048,12 +37048,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path33, args) {
-            if (typeof path33 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path35, args) {
+            if (typeof path35 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path33, args);
+              return baseInvoke(value, path35, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41712,8 +41712,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path33) {
-        this._errorAttachment = path33;
+      errorAttachment(path35) {
+        this._errorAttachment = path35;
         return this;
       }
       /**
@@ -42660,8 +42660,8 @@ function expectedCases(config2, results, agent, indexFile) {
     const ids = new Set(autobahnSelectionFor(readSpec(config2.spec, "wstest"), agent));
     return { cases: catalogue.filter((c5) => ids.has(c5.id)), from: `the selection of ${config2.spec}` };
   }
-  const ran = runSelection(path5.join(config2.outdir, "summary.json"), agent);
-  if (ran !== null) return { cases: everyCase.filter((c5) => ran.has(c5.id)), from: "the selection in the summary.json of the run that wrote them" };
+  const ran2 = runSelection(path5.join(config2.outdir, "summary.json"), agent);
+  if (ran2 !== null) return { cases: everyCase.filter((c5) => ran2.has(c5.id)), from: "the selection in the summary.json of the run that wrote them" };
   const served = servedSelection(path5.join(config2.outdir, SELECTION_FILE));
   if (served !== null) return { cases: everyCase.filter((c5) => served.has(c5.id)), from: `the selection wsgate serve recorded in ${SELECTION_FILE}` };
   const own2 = new Set(Object.keys(results));
@@ -43020,8 +43020,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path32 = req.path;
-        _req.url = typeof path32 === "string" ? path32 : req.url ? req.url.path || req.url : void 0;
+        const path34 = req.path;
+        _req.url = typeof path34 === "string" ? path34 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -43191,14 +43191,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path32) {
+    function parsePath(path34) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path32.length; i2++) {
-        const char = path32[i2];
+      for (let i2 = 0; i2 < path34.length; i2++) {
+        const char = path34[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43329,10 +43329,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path32 of paths) {
-        const parts = parsePath(path32);
+      for (const path34 of paths) {
+        const parts = parsePath(path34);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path32, remove);
+          redactWildcardPath(obj, parts, censor, path34, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43417,8 +43417,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path32) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path32];
+            const wrappedCensor = typeof censor === "function" ? (value, path34) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path34];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43453,8 +43453,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path32 of pathsToClone) {
-        const parts = parsePath(path32);
+      for (const path34 of pathsToClone) {
+        const parts = parsePath(path34);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43506,24 +43506,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path32) {
-      if (typeof path32 !== "string") {
+    function validatePath(path34) {
+      if (typeof path34 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path32 === "") {
+      if (path34 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path32.includes("..")) {
-        throw new Error(`Invalid redaction path (${path32})`);
+      if (path34.includes("..")) {
+        throw new Error(`Invalid redaction path (${path34})`);
       }
-      if (path32.includes(",")) {
-        throw new Error(`Invalid redaction path (${path32})`);
+      if (path34.includes(",")) {
+        throw new Error(`Invalid redaction path (${path34})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path32.length; i2++) {
-        const char = path32[i2];
+      for (let i2 = 0; i2 < path34.length; i2++) {
+        const char = path34[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43537,20 +43537,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path32})`);
+            throw new Error(`Invalid redaction path (${path34})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path32})`);
+        throw new Error(`Invalid redaction path (${path34})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path32 of paths) {
-        validatePath(path32);
+      for (const path34 of paths) {
+        validatePath(path34);
       }
     }
     function slowRedact(options = {}) {
@@ -43720,8 +43720,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path32) => {
-            return censor(value, [k, ...path32]);
+          const wrappedCensor = typeof censor === "function" ? (value, path34) => {
+            return censor(value, [k, ...path34]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43942,7 +43942,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path32 = __require("path");
+    var path34 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43996,7 +43996,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path32.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path34.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -44004,7 +44004,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path32.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path34.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -44016,7 +44016,7 @@ var require_sonic_boom = __commonJS({
       if (!(this instanceof SonicBoom)) {
         return new SonicBoom(opts);
       }
-      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir3, retryEAGAIN, fsync, contentMode, mode } = opts || {};
+      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir4, retryEAGAIN, fsync, contentMode, mode } = opts || {};
       fd = fd || dest;
       this._len = 0;
       this.fd = -1;
@@ -44041,7 +44041,7 @@ var require_sonic_boom = __commonJS({
       this.append = append2 || false;
       this.mode = mode;
       this.retryEAGAIN = retryEAGAIN || (() => true);
-      this.mkdir = mkdir3 || false;
+      this.mkdir = mkdir4 || false;
       let fsWriteSync;
       let fsWrite;
       if (contentMode === kContentModeBuffer) {
@@ -45332,7 +45332,7 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module) {
     "use strict";
     var { createRequire: createRequire4 } = __require("module");
-    var { existsSync: existsSync6 } = __require("node:fs");
+    var { existsSync: existsSync7 } = __require("node:fs");
     var getCallers = require_caller();
     var { join: join2, isAbsolute, sep } = __require("node:path");
     var { fileURLToPath: fileURLToPath7 } = __require("node:url");
@@ -45399,15 +45399,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path32 = unquoted;
-      if (path32.startsWith("file://")) {
+      let path34 = unquoted;
+      if (path34.startsWith("file://")) {
         try {
-          path32 = fileURLToPath7(path32);
+          path34 = fileURLToPath7(path34);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path32) && !existsSync6(path32);
+      return isAbsolute(path34) && !existsSync7(path34);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -47954,8 +47954,8 @@ function indexHtml(results, catalogue2, meta3, prefixes = agentFilePrefixes(resu
   const agents = [...results.keys()].sort(compareCodePoints2);
   const gate = meta3.gate ?? null;
   const matrix = resultRows(results, catalogue2, agents, prefixes, gate);
-  const side = [...results.values()].some((byCase) => [...byCase.values()].some((r) => !r.isServer)) ? "server" : "client";
-  const body = `<header class="bar" id="top">wsgate &middot; WebSocket ${side} conformance report</header>
+  const side2 = [...results.values()].some((byCase) => [...byCase.values()].some((r) => !r.isServer)) ? "server" : "client";
+  const body = `<header class="bar" id="top">wsgate &middot; WebSocket ${side2} conformance report</header>
 <main${matrix.failing > 0 ? ' class="opens_on_failures"' : ""}>
 <h1>Summary</h1>
 <p id="intro">Summary report generated on ${escapeHtml(meta3.generatedAt)} by wsgate v${escapeHtml(meta3.toolVersion)} (Autobahn|Testsuite cases and verdicts).</p>
@@ -48524,1215 +48524,93 @@ var init_merge = __esm({
   }
 });
 
-// src/matrix/registry.ts
-import { readdirSync as readdirSync3 } from "node:fs";
-import path8 from "node:path";
-function readRegistry(dir) {
-  let files;
-  try {
-    files = readdirSync3(dir).filter((f) => f.endsWith(".json")).sort();
-  } catch (err) {
-    throw new UsageError(`${dir}: cannot read the implementations: ${err.message}`);
-  }
-  const out = files.map((f) => {
-    const file2 = path8.join(dir, f);
-    const impl = readJsonFile(file2, "an implementation", zodValidator(file2, implementationSchema));
-    if (`${impl.name}.json` !== f) throw new UsageError(`${file2}: its name is ${JSON.stringify(impl.name)}: the file must be ${impl.name}.json`);
-    return impl;
-  });
-  if (out.length === 0) throw new UsageError(`${dir}: no implementation (NAME.json) in it`);
-  return out;
+// src/matrix/change-pages.ts
+function sideCell(s, base, reportDir) {
+  const text = `${s.verdict}${s.behavior === null ? "" : ` (${s.behavior})`}`;
+  const target = reportDir === null ? null : `${base}${encodeURI(reportDir)}/${encodeURI(s.page ?? "index.html")}`;
+  const cause = s.cause === null ? "" : `<br><span class="meta">${escapeHtml(s.cause)}</span>`;
+  return `<td class="verdict ${VERDICT_CLASS[s.verdict]}">${target === null ? escapeHtml(text) : `<a href="${escapeHtml(target)}">${escapeHtml(text)}</a>`}${cause}</td>`;
 }
-var build, install, version2, role, implementationSchema;
-var init_registry2 = __esm({
-  "src/matrix/registry.ts"() {
-    "use strict";
-    init_zod();
-    init_errors();
-    init_json_file();
-    build = external_exports.string().min(1).optional();
-    install = external_exports.discriminatedUnion("from", [
-      external_exports.object({ from: external_exports.literal("npm"), package: external_exports.string().min(1), prefix: external_exports.string().min(1).optional(), build }).strict(),
-      external_exports.object({ from: external_exports.literal("apt"), packages: external_exports.array(external_exports.string().min(1)).min(1), build }).strict(),
-      external_exports.object({ from: external_exports.literal("bundled"), build }).strict()
-    ]);
-    version2 = external_exports.discriminatedUnion("from", [
-      // node_modules/PACKAGE/package.json's version (under `prefix` when the install has one).
-      external_exports.object({ from: external_exports.literal("npm"), package: external_exports.string().min(1), prefix: external_exports.string().min(1).optional() }).strict(),
-      // dpkg's idea of the Debian package's version.
-      external_exports.object({ from: external_exports.literal("dpkg"), package: external_exports.string().min(1) }).strict(),
-      // The first line a command prints (e.g. `node --version`).
-      external_exports.object({ from: external_exports.literal("command"), command: external_exports.string().min(1) }).strict()
-    ]);
-    role = external_exports.object({
-      command: external_exports.string().min(1).optional(),
-      /** Extra `wsgate run` arguments this role needs. */
-      args: external_exports.array(external_exports.string()).default([]),
-      /** Case ids or patterns (as --cases takes them) this role cannot play: their cells say "unsupported", not failed. */
-      unsupported: external_exports.array(external_exports.string().min(1)).default([])
-    }).strict().refine((r) => r.command !== void 0 || r.args.length > 0, { message: "a role has a command or arguments" });
-    implementationSchema = external_exports.object({
-      /** The row's name: lower case, digits and dashes (the file is NAME.json). */
-      name: external_exports.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-      /** What a reader knows it by ("websockets (Python)"). */
-      title: external_exports.string().min(1),
-      language: external_exports.string().min(1),
-      homepage: external_exports.string().url(),
-      install,
-      version: version2,
-      roles: external_exports.object({ client: role.optional(), server: role.optional() }).strict(),
-      supports: external_exports.object({ permessageDeflate: external_exports.boolean(), http2: external_exports.boolean() }).strict(),
-      /** A proxy under test: the implementation it stands in front of (its row is named after the proxy). */
-      proxyFor: external_exports.string().optional(),
-      notes: external_exports.string().optional()
-    }).strict().refine((i2) => i2.roles.client !== void 0 || i2.roles.server !== void 0, { message: "an implementation has at least one role" });
-  }
-});
-
-// src/matrix/version.ts
-import { execFileSync } from "node:child_process";
-import { readFileSync as readFileSync6 } from "node:fs";
-import path9 from "node:path";
-function installedVersion(impl, root) {
-  const where = impl.version;
-  switch (where.from) {
-    case "npm":
-      return npmVersion(path9.resolve(root, where.prefix ?? "."), where.package);
-    case "dpkg":
-      return dpkgVersion(where.package);
-    case "command":
-      return commandVersion(where.command, root);
-  }
-}
-function npmVersion(prefix, pkg) {
-  try {
-    const json2 = JSON.parse(readFileSync6(path9.join(prefix, "node_modules", pkg, "package.json"), "utf8"));
-    return typeof json2.version === "string" && json2.version !== "" ? json2.version : null;
-  } catch {
-    return null;
-  }
-}
-function dpkgVersion(pkg) {
-  try {
-    const out = execFileSync("dpkg-query", ["-W", "-f", "${db:Status-Status} ${Version}", pkg], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    const [status, version3] = out.trim().split(" ");
-    return status === "installed" && version3 ? version3 : null;
-  } catch {
-    return null;
-  }
-}
-function commandVersion(command2, root) {
-  try {
-    const out = execFileSync("/bin/sh", ["-c", command2], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: COMMAND_TIMEOUT_MS });
-    const line2 = out.split("\n")[0]?.trim() ?? "";
-    return line2 === "" ? null : line2;
-  } catch {
-    return null;
-  }
-}
-var COMMAND_TIMEOUT_MS;
-var init_version2 = __esm({
-  "src/matrix/version.ts"() {
-    "use strict";
-    COMMAND_TIMEOUT_MS = 2e4;
-  }
-});
-
-// src/matrix/rows.ts
-import { execFileSync as execFileSync2 } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import path10 from "node:path";
-function planRows(registry2, select, root) {
-  const names = new Set(registry2.map((i2) => i2.name));
-  const unknown2 = select.only.filter((n3) => !names.has(n3));
-  if (unknown2.length > 0) throw new UsageError(`matrix: no implementation ${unknown2.map((n3) => JSON.stringify(n3)).join(", ")} in the registry`);
-  const rows2 = [];
-  for (const impl of registry2) {
-    if (select.only.length > 0 && !select.only.includes(impl.name)) continue;
-    for (const role2 of ["client", "server"]) {
-      const r = impl.roles[role2];
-      if (r === void 0 || select.role !== null && select.role !== role2) continue;
-      const found = r.command === void 0 || programFound(r.command, root);
-      rows2.push({ impl, role: role2, key: `${impl.name}-${role2}`, version: found ? installedVersion(impl, root) : null, install: installScript(impl) });
-    }
-  }
-  return rows2;
-}
-function rowArgs(row, outdir, common2) {
-  const r = row.impl.roles[row.role];
-  if (r === void 0) throw new Error(`${row.key}: no such role`);
-  const command2 = r.command === void 0 ? [] : row.role === "client" ? ["--client", r.command] : ["--server", r.command];
-  const cannot = unsupportedOf(row.impl, row.role);
-  const unsupported = cannot.length > 0 ? ["--exclude-cases", ...cannot] : [];
-  const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
-  const url2 = row.role === "client" && !r.args.includes("--url") ? ["--url", "ws://127.0.0.1:0"] : [];
-  return ["--role", row.role, ...command2, ...r.args, ...url2, "--agent", row.impl.name, "--outdir", path10.join(outdir, row.key), ...unsupported, ...own2];
-}
-function withoutJobs(args) {
-  const at = args.indexOf("--jobs");
-  return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
-}
-function unsupportedOf(impl, role2) {
-  const named = impl.roles[role2]?.unsupported ?? [];
-  return impl.supports.permessageDeflate ? [...named] : [.../* @__PURE__ */ new Set([...named, ...DEFLATE_GROUPS])];
-}
-function installScript(impl) {
-  const i2 = impl.install;
-  const main2 = i2.from === "npm" ? `npm install --no-save ${i2.prefix === void 0 ? "" : `--prefix ${i2.prefix} `}${i2.package}` : i2.from === "apt" ? `apt-get install -y ${i2.packages.join(" ")}` : "";
-  return [main2, i2.build ?? ""].filter((l) => l !== "").join(" && ") || "(ships with wsgate, Node.js or the machine)";
-}
-function shellWord2(word, root) {
-  try {
-    return execFileSync2("/bin/sh", ["-c", `printf %s ${word}`], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5e3 });
-  } catch {
-    return "";
-  }
-}
-function programFound(command2, root) {
-  const words = command2.trim().split(/\s+/);
-  const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? "";
-  const program = word.includes("$") ? shellWord2(word, root) : word.replace(/^['"]|['"]$/g, "");
-  if (program === "") return false;
-  const candidates = program.includes("/") ? [path10.resolve(root, program)] : (process.env.PATH ?? "").split(path10.delimiter).map((d) => path10.join(d, program));
-  return candidates.some((f) => {
-    try {
-      accessSync(f, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-var DEFLATE_GROUPS;
-var init_rows = __esm({
-  "src/matrix/rows.ts"() {
-    "use strict";
-    init_errors();
-    init_version2();
-    DEFLATE_GROUPS = ["12.*", "13.*"];
-  }
-});
-
-// src/matrix/result.ts
-import { existsSync as existsSync2, readFileSync as readFileSync7 } from "node:fs";
-import os2 from "node:os";
-import path11 from "node:path";
-function machine() {
-  const cpus = os2.cpus();
-  return {
-    hostname: os2.hostname(),
-    platform: os2.platform(),
-    release: os2.release(),
-    arch: os2.arch(),
-    cpu: cpus[0]?.model ?? "unknown",
-    cpus: cpus.length,
-    node: process.version
-  };
-}
-function matrixFile(selection, rows2, on6 = machine()) {
-  return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
-}
-function notInstalledRow(head2) {
-  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [], error: null };
-}
-function failedRow(head2, error62) {
-  return { ...notInstalledRow(head2), error: error62 };
-}
-function ranRow(head2, matrixDir, selection) {
-  const unsupported = unsupportedCases(head2, selection);
-  const file2 = path11.join(matrixDir, rowKey(head2), "summary.json");
-  const reportDir = existsSync2(file2) ? rowKey(head2) : null;
-  const summary = reportDir === null ? { cases: [], causes: [] } : JSON.parse(readFileSync7(file2, "utf8"));
-  const played2 = summary.cases.map(
-    (c5) => ({
-      id: c5.id,
-      verdict: c5.status,
-      behavior: c5.behavior,
-      behaviorClose: c5.behaviorClose,
-      cause: c5.status === "failed" ? c5.explanation?.cause.title ?? c5.reason : null
-    })
+function changeTable(changes, older, newer, anchor2) {
+  const rows2 = changes.map(
+    (c5) => `<tr id="${escapeHtml(`${anchor2}-${c5.id}`)}"><td>${escapeHtml(c5.id)}</td><td>${c5.kind}</td>${sideCell(c5.before, older.base, older.reportDir)}${sideCell(c5.after, newer.base, newer.reportDir)}</tr>`
   );
-  const none = (id) => ({ id, verdict: "unsupported", behavior: null, behaviorClose: null, cause: null });
-  const cases2 = [...played2, ...unsupported.map(none)].sort((a2, b) => compareIds(a2.id, b.id));
-  return {
-    ...head2,
-    reportDir,
-    counts: countOf(cases2),
-    groups: groupsOf(cases2),
-    causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
-    cases: cases2,
-    error: null
-  };
+  return `<div class="scroll"><table>
+<tr><th>Case</th><th>Change</th><th>${escapeHtml(older.label)}</th><th>${escapeHtml(newer.label)}</th></tr>
+${rows2.join("\n")}
+</table></div>`;
 }
-function rowHead(row) {
-  const { name, title, language, homepage } = row.impl;
-  const unsupported = unsupportedOf(row.impl, row.role);
-  return { name, title, language, homepage, role: row.role, version: row.version, installed: row.version !== null, install: row.install, unsupported };
-}
-function rowKey(row) {
-  return `${row.name}-${row.role}`;
-}
-function countOf(cases2) {
-  const n3 = (v) => cases2.filter((c5) => c5.verdict === v).length;
-  return { total: cases2.length, passed: n3("passed"), failed: n3("failed"), skipped: n3("skipped"), unsupported: n3("unsupported") };
-}
-function unsupportedCases(head2, selection) {
-  if (head2.unsupported.length === 0) return [];
-  return selectCases(selectedCases(head2.role, selection), head2.unsupported).map((c5) => c5.id);
-}
-function selectedCases(role2, selection) {
-  return selectCases(catalogueFor(false, role2), selection.cases ?? []).filter((c5) => !selection.quick || inQuickSample(c5.id));
-}
-function groupOf2(id) {
-  return id.split(".")[0] ?? id;
-}
-function groupsOf(cases2) {
-  const by = /* @__PURE__ */ new Map();
-  for (const c5 of cases2) by.set(groupOf2(c5.id), [...by.get(groupOf2(c5.id)) ?? [], c5]);
-  return Object.fromEntries([...by].map(([g, cs]) => [g, countOf(cs)]));
-}
-var init_result = __esm({
-  "src/matrix/result.ts"() {
-    "use strict";
-    init_registry();
-    init_quick();
-    init_select();
-    init_version();
-    init_rows();
-  }
-});
-
-// src/matrix/site.ts
-function renderSite(m, options = {}) {
-  const reports = options.reports ?? true;
-  const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a2, b) => Number(a2) - Number(b));
-  const shard = m.selection.shard === null ? "" : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
-  const machine2 = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} \xD7 ${m.machine.cpu}, Node.js ${m.machine.node}`;
-  const body = `<header class="bar">wsgate interop matrix</header>
-<main>
-<h1>Interop matrix</h1>
-<p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
-<div class="scroll"><table>
-<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
-${m.rows.map((r) => rowLine(r, groups, reports)).join("\n")}
-</table></div>
-<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
-${caseView(m.rows, reports)}
-</main>`;
-  return page("wsgate interop matrix", CSS, body);
-}
-function rowLine(r, groups, reports) {
-  const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a> <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
-  if (r.error !== null && r.error !== void 0) {
-    return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
-  }
-  if (r.counts === null || r.reportDir === null) {
-    return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
-  }
-  const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
-  const cells = groups.map((g) => cell2(r.groups[g], report));
-  return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td>${cells.join("")}${cell2(r.counts, report)}</tr>`;
-}
-function cell2(c5, href) {
-  const link = (text) => href === null ? text : `<a href="${href}">${text}</a>`;
-  if (c5 === void 0 || c5.total === 0) return '<td class="cell case_missing">\u2013</td>';
-  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented">${link("unsupported")}</td>`;
-  const played2 = c5.total - c5.unsupported;
-  const cls = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
-  const title = `${c5.passed} passed, ${c5.failed} failed, ${c5.skipped} skipped, ${c5.unsupported} unsupported`;
-  return `<td class="cell ${cls}" title="${title}">${link(`${c5.passed}/${played2}`)}</td>`;
-}
-function caseView(rows2, reports) {
-  const failing = /* @__PURE__ */ new Map();
-  for (const r of rows2) {
-    for (const c5 of r.cases) {
-      if (c5.verdict !== "failed") continue;
-      const causes = failing.get(c5.id) ?? /* @__PURE__ */ new Map();
-      const who = `${r.title} (${r.role}): ${c5.behavior ?? "\u2013"} / ${c5.behaviorClose ?? "\u2013"}`;
-      causes.set(c5.cause ?? "no explanation", [
-        ...causes.get(c5.cause ?? "no explanation") ?? [],
-        reports ? `<a href="${encodeURI(rowKey(r))}/index.html">${escapeHtml(who)}</a>` : escapeHtml(who)
-      ]);
-      failing.set(c5.id, causes);
-    }
-  }
-  if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
-  const ids = [...failing.keys()].sort(compareIds);
-  const sections2 = ids.map((id) => {
-    const causes = [...failing.get(id) ?? []].map(([cause, who]) => `<li>${escapeHtml(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join("")}</ul></li>`);
-    return `<h3 id="case-${escapeHtml(id)}">${escapeHtml(id)} <span class="meta">(group ${escapeHtml(groupOf2(id))})</span></h3>
-<ul>${causes.join("")}</ul>`;
+function renderReleaseChanges(series, generatedAt) {
+  const sections2 = series.map((s) => {
+    const id = `${s.name}-${s.role}`;
+    const changed = s.steps.filter((st) => st.changes.length > 0);
+    const byCase = /* @__PURE__ */ new Map();
+    for (const st of changed)
+      for (const c5 of st.changes) byCase.set(c5.id, [...byCase.get(c5.id) ?? [], `${c5.before.verdict} \u2192 ${c5.after.verdict} in ${st.newer.release ?? ""}`]);
+    const summary = byCase.size === 0 ? `<p>No case changed its verdict across ${s.steps.length + 1} releases that ran.</p>` : `<ul>${[...byCase].map(([caseId, what]) => `<li>${escapeHtml(caseId)}: ${escapeHtml(what.join(", "))}</li>`).join("")}</ul>`;
+    const missing2 = s.notInstalled.length === 0 ? "" : `<p class="meta">Not installed (not run): ${s.notInstalled.map((r) => `${escapeHtml(r.release ?? "")} (<code>${escapeHtml(r.install)}</code>)`).join(", ")}</p>`;
+    const steps = s.steps.map((st) => {
+      const from2 = st.older.release ?? "";
+      const to = st.newer.release ?? "";
+      const head2 = `<h3 id="${escapeHtml(`${id}-${to}`)}">${escapeHtml(from2)} \u2192 ${escapeHtml(to)} <span class="meta">(${escapeHtml(st.older.version ?? "")} \u2192 ${escapeHtml(st.newer.version ?? "")})</span></h3>`;
+      if (st.changes.length === 0) return `${head2}
+<p class="meta">No verdict changed.</p>`;
+      return `${head2}
+${changeTable(st.changes, { label: from2, base: "", reportDir: st.older.reportDir }, { label: to, base: "", reportDir: st.newer.reportDir }, `${id}-${to}`)}`;
+    });
+    return `<h2 id="${escapeHtml(id)}">${escapeHtml(s.title)} (${s.role})</h2>
+<h3>Changed cases</h3>
+${summary}
+${missing2}
+${steps.join("\n")}`;
   });
-  return `<h2 id="cases">By case</h2>
-<p class="meta">Who fails each case, and why.</p>
-${sections2.join("\n")}`;
+  const body = `<header class="bar">wsgate interop matrix: across releases</header>
+<main>
+<h1>Across releases</h1>
+<p class="meta">${escapeHtml(generatedAt)} \xB7 <a href="index.html">the matrix</a> \xB7 each case whose verdict changed between consecutive releases, with both releases\u2019 case pages a click away.</p>
+${sections2.join("\n") || "<p>No implementation ran more than one release.</p>"}
+</main>`;
+  return page("wsgate: across releases", CSS, body);
 }
-var CSS;
-var init_site = __esm({
-  "src/matrix/site.ts"() {
+function renderComparison(c5, bases) {
+  const rows2 = c5.rows.filter((r) => r.regressions.length + r.improvements.length + r.other.length > 0).map((r) => {
+    const older = { label: `old: ${r.old.version ?? "not installed"}`, base: bases.old, reportDir: r.old.reportDir };
+    const newer = { label: `new: ${r.new.version ?? "not installed"}`, base: bases.new, reportDir: r.new.reportDir };
+    const all = [...r.regressions, ...r.improvements, ...r.other];
+    const counts = `${r.regressions.length} regressions, ${r.improvements.length} improvements, ${r.other.length} other`;
+    return `<h2 id="${escapeHtml(r.key)}">${escapeHtml(r.key)} <span class="meta">${escapeHtml(counts)}</span></h2>
+${changeTable(all, older, newer, r.key)}`;
+  });
+  const list = (keys) => keys.length === 0 ? "none" : keys.map(escapeHtml).join(", ");
+  const body = `<header class="bar">wsgate interop matrix: comparison</header>
+<main>
+<h1>Comparison</h1>
+<p class="meta">old: ${escapeHtml(c5.old.dir)} (${escapeHtml(c5.old.generatedAt)}, wsgate ${escapeHtml(c5.old.wsgate)}) \xB7 new: ${escapeHtml(c5.new.dir)} (${escapeHtml(c5.new.generatedAt)}, wsgate ${escapeHtml(c5.new.wsgate)})</p>
+<p>${c5.counts.regressions} regressions (passed \u2192 failed), ${c5.counts.improvements} improvements (failed \u2192 passed), ${c5.counts.other} other changes, in ${c5.counts.rows} rows of both.</p>
+<p>Added (new only): ${list(c5.added)}. Removed (old only): ${list(c5.removed)}.</p>
+${rows2.join("\n") || "<p>No row changed a verdict.</p>"}
+</main>`;
+  return page("wsgate: comparison", CSS, body);
+}
+var CSS, VERDICT_CLASS;
+var init_change_pages = __esm({
+  "src/matrix/change-pages.ts"() {
     "use strict";
-    init_select();
     init_escape();
     init_page();
-    init_result();
     CSS = `
-td.cell { text-align: center; white-space: nowrap; }
-td.cell a { color: inherit; text-decoration: none; display: block; }
 .meta { color: var(--muted); }
-/* The table scrolls inside its box, never the page (a phone); an install line breaks anywhere. */
 .scroll { max-width: 100%; overflow-x: auto; }
-td code { overflow-wrap: anywhere; }
-ul.who { margin: .2em 0 .8em; }
+td.verdict { white-space: nowrap; }
+td.verdict a { color: inherit; }
+ul.steps { margin: .2em 0 .8em; }
 `;
-  }
-});
-
-// src/matrix/matrix.ts
-var matrix_exports = {};
-__export(matrix_exports, {
-  mergeMatrix: () => mergeMatrix,
-  runMatrix: () => runMatrix
-});
-import { existsSync as existsSync3 } from "node:fs";
-import { mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
-import path12 from "node:path";
-import { Writable } from "node:stream";
-async function runMatrix(o2, runRow2, out) {
-  const shard = parseShard2(o2.shard);
-  const rows2 = planRows(readRegistry(o2.implementations), o2, o2.root);
-  await mkdir2(o2.outdir, { recursive: true });
-  const common2 = [
-    ...o2.cases === null ? [] : ["--cases", ...o2.cases],
-    ...o2.quick ? ["--quick"] : [],
-    ...o2.jobs === null ? [] : ["--jobs", String(o2.jobs)],
-    ...o2.shard === null ? [] : ["--shard", o2.shard],
-    "--quiet",
-    "--no-github"
-  ];
-  const selection = { cases: o2.cases === null ? null : [...o2.cases], quick: o2.quick, shard };
-  const done = [];
-  const failed = [];
-  for (const row of rows2) {
-    if (o2.signal?.aborted === true) return ExitCode.Interrupted;
-    if (row.version === null) {
-      out.write(`matrix: ${row.key}: not installed; install: ${row.install}
-`);
-      done.push(notInstalledRow(rowHead(row)));
-      continue;
-    }
-    out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}
-`);
-    if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
-      done.push(ranRow(rowHead(row), o2.outdir, selection));
-      continue;
-    }
-    let error62 = null;
-    try {
-      const status = await runRow2(rowArgs(row, o2.outdir, common2));
-      if (isAborted(o2.signal)) return ExitCode.Interrupted;
-      if (status !== ExitCode.Pass && status !== ExitCode.Failure) error62 = `its run ended with exit status ${status}`;
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-      error62 = err.message;
-    }
-    if (error62 !== null) {
-      out.write(`matrix: ${row.key}: could not run: ${error62}
-`);
-      failed.push(row.key);
-      done.push(failedRow(rowHead(row), error62));
-      continue;
-    }
-    done.push(ranRow(rowHead(row), o2.outdir, selection));
-  }
-  await writeMatrix(o2.outdir, matrixFile(selection, done), out);
-  return couldNotRun(failed, o2.outdir);
-}
-function couldNotRun(keys, dir) {
-  if (keys.length === 0) return ExitCode.Pass;
-  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? "row" : "rows"} could not run (${keys.join(", ")}): see ${path12.join(dir, "matrix.json")}`);
-}
-async function mergeMatrix(inputs, outdir, env2, out) {
-  if (inputs.length === 0) throw new UsageError("matrix --merge: name the shards\u2019 directories");
-  const shards = await Promise.all(inputs.map(readMatrix));
-  checkShards2(inputs, shards);
-  const first = shards[0];
-  const rows2 = [];
-  for (const head2 of first.rows) {
-    const key = rowKey(head2);
-    const ran = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.reportDir ?? null);
-    if (!head2.installed) {
-      rows2.push(notInstalledRow(head2));
-      continue;
-    }
-    const error62 = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.error ?? null).find((e) => e !== null);
-    if (error62 !== void 0) {
-      rows2.push(failedRow(head2, error62));
-      continue;
-    }
-    if (ran.some((d) => d !== ran[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
-    if (ran[0] === null) {
-      rows2.push(ranRow(head2, outdir, first.selection));
-      continue;
-    }
-    const config2 = mergeConfig({ inputs: inputs.map((d) => path12.join(d, key)), outdir: path12.join(outdir, key), github: false }, env2);
-    await mergeRuns(config2, discard());
-    rows2.push(ranRow(head2, outdir, first.selection));
-  }
-  await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows2, first.machine), out);
-  return couldNotRun(rows2.filter((r) => r.error !== null).map(rowKey), outdir);
-}
-async function writeMatrix(dir, file2, out) {
-  await mkdir2(dir, { recursive: true });
-  await writeFileAtomic(path12.join(dir, "index.html"), renderSite(file2));
-  await writeFileAtomic(path12.join(dir, "matrix.json"), `${JSON.stringify(file2, null, 2)}
-`);
-  out.write(`matrix: ${file2.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html
-`);
-}
-async function readMatrix(dir) {
-  const file2 = path12.join(dir, "matrix.json");
-  if (!existsSync3(file2)) throw new UsageError(`matrix --merge: ${dir}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
-  return JSON.parse(await readFile2(file2, "utf8"));
-}
-function checkShards2(inputs, shards) {
-  const count6 = shards[0]?.selection.shard?.count;
-  const seen = /* @__PURE__ */ new Set();
-  for (const [i2, s] of shards.entries()) {
-    const sh = s.selection.shard;
-    if (sh === null || sh.count !== count6) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} is not a shard of ${count6 ?? "?"}`);
-    if (seen.has(sh.index)) throw new UsageError(`matrix --merge: shard ${sh.index}/${sh.count} is given twice`);
-    seen.add(sh.index);
-    if (s.rows.map(rowKey).join() !== shards[0]?.rows.map(rowKey).join()) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} has other rows`);
-  }
-  if (seen.size !== count6) throw new UsageError(`matrix --merge: ${seen.size} of ${count6 ?? "?"} shards given`);
-}
-function parseShard2(shard) {
-  if (shard === null) return null;
-  const m = /^(\d+)\/(\d+)$/.exec(shard);
-  const index = Number(m?.[1]);
-  const count6 = Number(m?.[2]);
-  if (m === null || index < 1 || index > count6) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
-  return { index, count: count6 };
-}
-function isAborted(signal) {
-  return signal?.aborted === true;
-}
-function discard() {
-  return new Writable({ write: (_c2, _e, done) => done() });
-}
-var init_matrix = __esm({
-  "src/matrix/matrix.ts"() {
-    "use strict";
-    init_files();
-    init_judge_merge();
-    init_errors();
-    init_merge();
-    init_registry2();
-    init_result();
-    init_rows();
-    init_site();
-  }
-});
-
-// src/protocol/deflate/params.ts
-function pythonInt(value) {
-  if (value === true) return 1n;
-  const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)[ \t\n\r\v\f]*$/.exec(value);
-  return m === null ? null : BigInt(m[1]);
-}
-function isWindowBits(value) {
-  return value >= WindowBits.min && value <= WindowBits.max;
-}
-function show(value) {
-  return value === true ? "True" : String(value);
-}
-function parseOffer(params) {
-  const byName = /* @__PURE__ */ new Map();
-  for (const [rawName, value] of params) {
-    const name = rawName.toLowerCase();
-    const values = byName.get(name);
-    if (values === void 0) byName.set(name, [value]);
-    else values.push(value);
-  }
-  const offer = {
-    acceptNoContextTakeover: true,
-    acceptMaxWindowBits: false,
-    requestNoContextTakeover: false,
-    requestMaxWindowBits: 0
-  };
-  const illegalValue = (value, name) => `illegal extension parameter value '${show(value)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
-  for (const [name, values] of byName) {
-    if (values.length > 1) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    const value = values[0];
-    switch (name) {
-      case Param.clientMaxWindowBits: {
-        if (value !== true) {
-          const bits = pythonInt(value);
-          if (bits === null) return illegalValue(value, name);
-          if (!isWindowBits(bits)) return illegalValue(bits, name);
-        }
-        offer.acceptMaxWindowBits = true;
-        break;
-      }
-      case Param.clientNoContextTakeover:
-        if (value !== true) return illegalValue(value, name);
-        offer.acceptNoContextTakeover = true;
-        break;
-      case Param.serverMaxWindowBits: {
-        const bits = pythonInt(value);
-        if (bits === null) return illegalValue(value, name);
-        if (!isWindowBits(bits)) return illegalValue(bits, name);
-        offer.requestMaxWindowBits = Number(bits);
-        break;
-      }
-      case Param.serverNoContextTakeover:
-        if (value !== true) return illegalValue(value, name);
-        offer.requestNoContextTakeover = true;
-        break;
-      default:
-        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    }
-  }
-  return offer;
-}
-function parseDeflateOffers(extensions) {
-  const offers = [];
-  for (const extension of extensions) {
-    if (extension.name.toLowerCase() !== EXTENSION_NAME) continue;
-    const parsed = parseOffer(extension.params);
-    if (typeof parsed === "string") return { ok: false, reason: parsed };
-    offers.push(parsed);
-  }
-  return { ok: true, offers };
-}
-function checkAccept(accept) {
-  const { offer } = accept;
-  if (offer.requestMaxWindowBits !== 0 && !isWindowBits(offer.requestMaxWindowBits)) {
-    throw new Error(`invalid value ${offer.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
-  }
-  if (accept.requestNoContextTakeover && !offer.acceptNoContextTakeover) {
-    throw new Error("invalid value true for requestNoContextTakeover - feature unsupported by client");
-  }
-  if (accept.requestMaxWindowBits !== 0 && !isWindowBits(accept.requestMaxWindowBits)) {
-    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
-  }
-  if (accept.requestMaxWindowBits !== 0 && !offer.acceptMaxWindowBits) {
-    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - feature unsupported by client`);
-  }
-}
-function acceptExtensionString(accept) {
-  checkAccept(accept);
-  let s = EXTENSION_NAME;
-  if (accept.offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
-  if (accept.offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${accept.offer.requestMaxWindowBits}`;
-  if (accept.requestNoContextTakeover) s += `; ${Param.clientNoContextTakeover}`;
-  if (accept.requestMaxWindowBits !== 0) s += `; ${Param.clientMaxWindowBits}=${accept.requestMaxWindowBits}`;
-  return s;
-}
-function serverAgreement(accept) {
-  checkAccept(accept);
-  return {
-    compressNoContextTakeover: accept.offer.requestNoContextTakeover,
-    compressWindowBits: accept.offer.requestMaxWindowBits || WindowBits.default,
-    decompressNoContextTakeover: accept.requestNoContextTakeover,
-    decompressWindowBits: accept.requestMaxWindowBits || WindowBits.default,
-    decompressWindowParam: Param.clientMaxWindowBits
-  };
-}
-function offerExtensionString(offer) {
-  let s = `${EXTENSION_NAME}; ${Param.clientNoContextTakeover}; ${Param.clientMaxWindowBits}`;
-  if (offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
-  if (offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${offer.requestMaxWindowBits}`;
-  return s;
-}
-function parseDeflateResponse(params) {
-  const response = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
-  const seen = /* @__PURE__ */ new Set();
-  for (const [rawName, value] of params) {
-    const name = rawName.toLowerCase();
-    if (seen.has(name)) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    seen.add(name);
-    const illegal = (v) => `illegal extension parameter value '${show(v)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
-    switch (name) {
-      case Param.clientMaxWindowBits:
-      case Param.serverMaxWindowBits: {
-        const bits = pythonInt(value);
-        if (bits === null) return illegal(value);
-        if (!isWindowBits(bits)) return illegal(bits);
-        if (name === Param.clientMaxWindowBits) response.clientMaxWindowBits = Number(bits);
-        else response.serverMaxWindowBits = Number(bits);
-        break;
-      }
-      case Param.clientNoContextTakeover:
-      case Param.serverNoContextTakeover:
-        if (value !== true) return illegal(value);
-        if (name === Param.clientNoContextTakeover) response.clientNoContextTakeover = true;
-        else response.serverNoContextTakeover = true;
-        break;
-      default:
-        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
-    }
-  }
-  return response;
-}
-function clientAgreement(response) {
-  return {
-    compressNoContextTakeover: response.clientNoContextTakeover,
-    compressWindowBits: response.clientMaxWindowBits || WindowBits.default,
-    decompressNoContextTakeover: response.serverNoContextTakeover,
-    decompressWindowBits: response.serverMaxWindowBits || WindowBits.default,
-    decompressWindowParam: Param.serverMaxWindowBits
-  };
-}
-function isDeflateExtension(name) {
-  return name.toLowerCase() === EXTENSION_NAME;
-}
-var EXTENSION_NAME, Param, WindowBits;
-var init_params = __esm({
-  "src/protocol/deflate/params.ts"() {
-    "use strict";
-    EXTENSION_NAME = "permessage-deflate";
-    Param = {
-      serverNoContextTakeover: "server_no_context_takeover",
-      clientNoContextTakeover: "client_no_context_takeover",
-      serverMaxWindowBits: "server_max_window_bits",
-      clientMaxWindowBits: "client_max_window_bits"
+    VERDICT_CLASS = {
+      passed: "case_ok",
+      failed: "case_failed",
+      skipped: "case_non_strict",
+      unsupported: "case_unimplemented"
     };
-    WindowBits = { min: 8, max: 15, default: 15 };
-  }
-});
-
-// src/protocol/handshake.ts
-import { createHash as createHash4 } from "node:crypto";
-function computeAccept(key) {
-  return createHash4("sha1").update(key + WS_GUID, "latin1").digest("base64");
-}
-function findHeadEnd(data) {
-  const i2 = data.indexOf(HEAD_END);
-  return i2 < 0 ? -1 : i2 + 4;
-}
-function parseUpgradeRequest(head2) {
-  try {
-    return parse3(head2);
-  } catch (err) {
-    return fail2(400, `could not parse HTTP request (${String(err)})`);
-  }
-}
-function parse3(head2) {
-  const end = findHeadEnd(head2);
-  const raw = head2.toString("latin1", 0, end < 0 ? head2.length : end);
-  const lines = raw.split("\r\n");
-  while (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  const line2 = parseRequestLine(lines[0] ?? "");
-  if (!Array.isArray(line2)) return line2;
-  const [method, target] = line2;
-  const headers = parseHeaders(lines.slice(1));
-  if (!(headers instanceof Map)) return headers;
-  const checked = checkUpgradeHeaders(headers);
-  if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
-  const q = target.indexOf("?");
-  const path32 = q < 0 ? target : target.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path32, query, headers, key: checked.key, version: checked.version, raw } };
-}
-function parseRequestLine(requestLine) {
-  const parts = requestLine.trim().split(/[ \t]+/);
-  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine)) {
-    return fail2(400, `Bad HTTP request status line ${show2(requestLine)}`);
-  }
-  const [method, target, httpVersion] = parts;
-  if (method !== "GET") {
-    return fail2(405, `HTTP method ${show2(method)} not allowed`, [["Allow", "GET"]]);
-  }
-  if (httpVersion !== "HTTP/1.1") return fail2(505, `Unsupported HTTP version ${show2(httpVersion)}`);
-  if (!target.startsWith("/")) return fail2(400, `HTTP request target must start with "/": ${show2(target)}`);
-  if (target.includes("#")) return fail2(400, `HTTP requested resource contains a fragment identifier ${show2(target)}`);
-  return [method, target];
-}
-function parseHeaders(lines) {
-  const headers = /* @__PURE__ */ new Map();
-  for (const line2 of lines) {
-    if (line2.startsWith(" ") || line2.startsWith("	")) return fail2(400, `HTTP header line folding not allowed ${show2(line2)}`);
-    if (/[\r\n]/.test(line2)) return fail2(400, `bare CR or LF in HTTP header line ${show2(line2)}`);
-    const colon = line2.indexOf(":");
-    if (colon < 0) return fail2(400, `HTTP header line without a colon ${show2(line2)}`);
-    const name = line2.slice(0, colon);
-    if (!TOKEN.test(name)) return fail2(400, `bad HTTP header name ${show2(name)}`);
-    const value = line2.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
-    const key = name.toLowerCase();
-    const values = headers.get(key);
-    if (values === void 0) headers.set(key, [value]);
-    else values.push(value);
-  }
-  return headers;
-}
-function checkUpgradeHeaders(headers) {
-  const host = headers.get("host");
-  if (host === void 0) return fail2(400, "HTTP Host header missing in opening handshake request");
-  if (host.length > 1) return fail2(400, "HTTP Host header appears more than once in opening handshake request");
-  const upgrade = headers.get("upgrade");
-  if (upgrade === void 0) {
-    return { ...fail2(426, "HTTP Upgrade header missing: this is a WebSocket endpoint", [["Upgrade", "websocket"]]), plainHttp: true };
-  }
-  if (!hasToken(upgrade, "websocket")) {
-    return fail2(400, `HTTP Upgrade headers do not include 'websocket' value (case-insensitive): ${show2(upgrade.join(", "))}`);
-  }
-  const connection = headers.get("connection");
-  if (connection === void 0) return fail2(400, "HTTP Connection header missing");
-  if (!hasToken(connection, "upgrade")) {
-    return fail2(400, `HTTP Connection headers do not include 'upgrade' value (case-insensitive): ${show2(connection.join(", "))}`);
-  }
-  const versions = headers.get("sec-websocket-version");
-  if (versions !== void 0 && versions.length > 1) {
-    return fail2(400, "HTTP Sec-WebSocket-Version header appears more than once in opening handshake request");
-  }
-  const version3 = versions?.[0];
-  if (version3 === void 0 || !SUPPORTED_VERSIONS.has(version3)) {
-    const what = version3 === void 0 ? "HTTP Sec-WebSocket-Version header missing" : `WebSocket version ${show2(version3)} not supported`;
-    return fail2(426, `${what} (supported versions: 13)`, [["Sec-WebSocket-Version", "13"]]);
-  }
-  const keys = headers.get("sec-websocket-key");
-  if (keys === void 0) return fail2(400, "HTTP Sec-WebSocket-Key header missing");
-  if (keys.length > 1) return fail2(400, "HTTP Sec-WebSocket-Key header appears more than once in opening handshake request");
-  const key = keys[0];
-  if (!KEY_16_BYTES.test(key)) {
-    return fail2(400, `bad Sec-WebSocket-Key (must be 16 bytes in base64: 24 characters ending "=="): ${show2(key)}`);
-  }
-  const extensions = headers.get("sec-websocket-extensions");
-  if (extensions !== void 0 && extensions.length > 1) {
-    return fail2(400, "HTTP Sec-WebSocket-Extensions header appears more than once in opening handshake request");
-  }
-  return { key, version: version3 };
-}
-function hasToken(values, token) {
-  for (const v of values) {
-    for (const element of v.split(",")) {
-      if (element.trim().toLowerCase() === token) return true;
-    }
-  }
-  return false;
-}
-function fail2(status, reason, headers) {
-  return headers === void 0 ? { ok: false, status, reason } : { ok: false, status, reason, headers };
-}
-function show2(value) {
-  const cut2 = value.length > SHOW_MAX ? `${value.slice(0, SHOW_MAX)}...` : value;
-  return JSON.stringify(cut2);
-}
-function buildSwitchingProtocols(accept, options) {
-  let response = `HTTP/1.1 101 Switching Protocols\r
-Server: ${options.server}\r
-X-Powered-By: ${options.poweredBy}\r
-Upgrade: WebSocket\r
-Connection: Upgrade\r
-Sec-WebSocket-Accept: ${accept}\r
-`;
-  if (options.extensions !== void 0 && options.extensions !== null && options.extensions !== "") {
-    response += `Sec-WebSocket-Extensions: ${options.extensions}\r
-`;
-  }
-  return `${response}\r
-`;
-}
-function buildHttpResponse(status, contentType2, body) {
-  const head2 = [
-    `HTTP/1.1 ${status} ${STATUS_PHRASES[status] ?? ""}`,
-    `Content-Type: ${contentType2}`,
-    `Content-Length: ${body.length}`,
-    "Cache-Control: no-store",
-    "Connection: close"
-  ];
-  return Buffer.concat([Buffer.from(`${head2.join("\r\n")}\r
-\r
-`, "latin1"), body]);
-}
-function buildStatusPage(title, text) {
-  const body = `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>
-`;
-  return `HTTP/1.1 200 OK\r
-Content-Type: text/html; charset=utf-8\r
-Content-Length: ${Buffer.byteLength(body, "utf8")}\r
-Connection: close\r
-\r
-${body}`;
-}
-function buildHttpError(status, reason, headers) {
-  const phrase = STATUS_PHRASES[status] ?? "Error";
-  let line2 = reason.replace(/[\r\n]/g, "");
-  if (line2.length > BODY_REASON_MAX) {
-    line2 = line2.slice(0, BODY_REASON_MAX);
-    if (/[\uD800-\uDBFF]$/.test(line2)) line2 = line2.slice(0, -1);
-  }
-  const body = `${line2}
-`;
-  let response = `HTTP/1.1 ${status} ${phrase}\r
-`;
-  for (const [name, value] of headers ?? []) {
-    response += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
-`;
-  }
-  response += `Content-Type: text/plain; charset=utf-8\r
-Content-Length: ${Buffer.byteLength(body, "utf8")}\r
-Connection: close\r
-\r
-${body}`;
-  return response;
-}
-function parseExtensionsHeader(value) {
-  const result = [];
-  let current = null;
-  let item = "";
-  let quoted = false;
-  const flushItem = (endsExtension) => {
-    const text = item;
-    item = "";
-    if (current === null) {
-      const name = text.trim().toLowerCase();
-      if (name !== "") current = { name, params: [] };
-    } else {
-      const eq = text.indexOf("=");
-      const pname = (eq < 0 ? text : text.slice(0, eq)).trim().toLowerCase();
-      if (pname !== "") {
-        const pvalue = eq < 0 ? true : text.slice(eq + 1).trim();
-        current.params.push([pname, pvalue]);
-      }
-    }
-    if (endsExtension) {
-      if (current !== null) result.push(current);
-      current = null;
-    }
-  };
-  for (let i2 = 0; i2 < value.length; i2++) {
-    const c5 = value[i2];
-    if (quoted) {
-      if (c5 === "\\" && i2 + 1 < value.length) item += value[++i2];
-      else if (c5 === '"') quoted = false;
-      else item += c5;
-    } else if (c5 === '"') {
-      quoted = true;
-    } else if (c5 === ",") {
-      flushItem(true);
-    } else if (c5 === ";") {
-      flushItem(false);
-    } else {
-      item += c5;
-    }
-  }
-  flushItem(true);
-  return result;
-}
-var HEAD_END, HeadReader, TOKEN, KEY_16_BYTES, SUPPORTED_VERSIONS, SHOW_MAX, STATUS_PHRASES, BODY_REASON_MAX;
-var init_handshake = __esm({
-  "src/protocol/handshake.ts"() {
-    "use strict";
-    init_constants();
-    HEAD_END = Buffer.from("\r\n\r\n", "latin1");
-    HeadReader = class {
-      constructor(maxBytes) {
-        this.maxBytes = maxBytes;
-      }
-      maxBytes;
-      chunks = [];
-      bytes = 0;
-      /** 'more' until the empty line arrives; then the head (through it) and the bytes after it; 'too-big' past the limit. */
-      push(chunk) {
-        this.chunks.push(chunk);
-        this.bytes += chunk.length;
-        const data = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
-        this.chunks = [data];
-        const end = findHeadEnd(data);
-        if (end < 0 ? this.bytes > this.maxBytes : end > this.maxBytes) {
-          this.chunks = [];
-          return "too-big";
-        }
-        if (end < 0) return "more";
-        this.chunks = [];
-        return { head: data.subarray(0, end), rest: data.subarray(end) };
-      }
-    };
-    TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-    KEY_16_BYTES = /^[A-Za-z0-9+/]{22}==$/;
-    SUPPORTED_VERSIONS = /* @__PURE__ */ new Set(["13", "8"]);
-    SHOW_MAX = 80;
-    STATUS_PHRASES = {
-      200: "OK",
-      400: "Bad Request",
-      403: "Forbidden",
-      404: "Not Found",
-      405: "Method Not Allowed",
-      408: "Request Timeout",
-      413: "Content Too Large",
-      426: "Upgrade Required",
-      429: "Too Many Requests",
-      431: "Request Header Fields Too Large",
-      500: "Internal Server Error",
-      501: "Not Implemented",
-      503: "Service Unavailable",
-      505: "HTTP Version Not Supported"
-    };
-    BODY_REASON_MAX = 200;
-  }
-});
-
-// src/server/route-target.ts
-function reject(status, reason) {
-  return { kind: "reject", status, reason };
-}
-function parseIndex(value) {
-  if (value === null || value === void 0 || !/^\s*\d{1,9}\s*$/.test(value)) return null;
-  return Number(value.trim());
-}
-function agentProblem(agent) {
-  if (agent.trim() === "") return "agent must not be empty";
-  if (agent.length > MAX_AGENT_LENGTH) return `agent name longer than ${MAX_AGENT_LENGTH} characters`;
-  if (/[\u0000-\u001f\u007f]/.test(agent)) return "agent name contains control characters";
-  return null;
-}
-function parseTarget(request, selected) {
-  const q = request.query;
-  const agents = q.getAll("agent");
-  if (agents.length > 1) return reject(400, "more than one agent parameter");
-  const agent = agents[0];
-  if (agent !== void 0) {
-    const problem = agentProblem(agent);
-    if (problem !== null) return reject(400, problem);
-  }
-  let index = null;
-  const cases2 = q.getAll("case");
-  const tuples = q.getAll("casetuple");
-  if (cases2.length > 1 || tuples.length > 1) return reject(400, "more than one case parameter");
-  if (tuples[0] !== void 0) {
-    const at = selected.findIndex((c5) => c5.id === tuples[0]?.trim());
-    if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
-    index = at + 1;
-  }
-  if (cases2[0] !== void 0) {
-    index = parseIndex(cases2[0]);
-    if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases2[0])}`);
-  }
-  if (index !== null && (index < 1 || index > selected.length)) {
-    return reject(404, `case ${index} not found: ${selected.length} cases are selected (1..${selected.length})`);
-  }
-  const def = index === null ? void 0 : selected[index - 1];
-  const extensionHeaders = request.headers.get("sec-websocket-extensions") ?? [];
-  const offers = parseDeflateOffers(parseExtensionsHeader(extensionHeaders.join(", ")));
-  if (!offers.ok) return reject(400, offers.reason);
-  return { agent, index, def, offers: offers.offers };
-}
-function prettyDescription(description) {
-  const cut2 = description.indexOf("<");
-  return (cut2 >= 0 ? description.slice(0, cut2) : description).replace(/\s+/g, " ").trim();
-}
-function runKey(agent, index) {
-  return `${agent}\0${index}`;
-}
-var MAX_AGENT_LENGTH;
-var init_route_target = __esm({
-  "src/server/route-target.ts"() {
-    "use strict";
-    init_params();
-    init_handshake();
-    MAX_AGENT_LENGTH = 256;
-  }
-});
-
-// src/config/run-config.ts
-var run_config_exports = {};
-__export(run_config_exports, {
-  DEFAULT_BROWSER_TIMEOUT: () => DEFAULT_BROWSER_TIMEOUT,
-  DEFAULT_SERVER_START_TIMEOUT: () => DEFAULT_SERVER_START_TIMEOUT,
-  REFERENCE_SERVER_COMMAND: () => REFERENCE_SERVER_COMMAND,
-  resolveRunConfig: () => resolveRunConfig
-});
-import path13 from "node:path";
-function resolveRunConfig(input3, sources = {}) {
-  const o2 = parseWith(runSchema, withSpec(input3, sources.spec));
-  const server = serverUnderTest(o2);
-  if (server === null) return clientRunConfig(o2, sources);
-  const anyWss = [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u2) => u2.startsWith("wss:"));
-  const tls5 = resolveTls(o2, anyWss, "server", server.command !== null);
-  if (o2.tls) secureUrl(server);
-  const specServer = sources.spec?.servers?.[0];
-  if (specServer !== void 0 && o2.serverUrl === specServer.url && o2.agent === null) server.agent = specServer.agent;
-  return {
-    role: "server",
-    ...runSettings(o2, sources, tls5, "./reports/servers", "wsgate-reference-ws", true),
-    servers: [server, ...moreServers(o2, server, sources.spec, o2.tls)],
-    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
-    agentFromServer: o2.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
-    seed: o2.seed
-  };
-}
-function clientRunConfig(o2, sources) {
-  const { host, port, secure } = parseListenUrl(o2.url);
-  const tls5 = resolveTls(o2, secure, "client", false);
-  const browser = browserChoice(o2, tls5 !== null);
-  const defaultAgent = browser !== null ? browser.engine : o2.client === null ? "wsgate-reference-ws" : "client";
-  return {
-    role: "client",
-    ...runSettings(o2, sources, tls5, "./reports/clients", defaultAgent, false),
-    ...listenSettings(host, port, sources.env),
-    client: o2.client,
-    // The bundled client drives the cases itself: one process instead of one per case; so does a browser's page.
-    clientLoops: o2.clientLoops || o2.client === null,
-    browser,
-    agentGiven: o2.agent !== null
-  };
-}
-function browserChoice(o2, tls5) {
-  if (o2.browser === null) {
-    const stray = o2.browserPath !== null ? "--browser-path" : o2.browserTimeout !== null ? "--browser-timeout" : null;
-    if (stray !== null) throw new UsageError(`${stray} goes with --browser chromium|firefox|webkit`);
-    return null;
-  }
-  const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 && o2.browser === "firefox" ? [
-    "--tls (wss://) for firefox",
-    "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://"
-  ] : null;
-  if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
-  return { engine: o2.browser, path: o2.browserPath, timeoutS: o2.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
-}
-function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
-  if (o2.repro && o2.http2) throw new UsageError("--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2");
-  const agent = o2.agent ?? defaultAgent;
-  const problem = agentProblem(agent);
-  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path13.resolve(o2.outdir ?? defaultOutdir);
-  return {
-    agent,
-    outdir,
-    cases: splitList(o2.cases),
-    excludeCases: splitList(o2.excludeCases),
-    caseTimeout: o2.caseTimeout,
-    strict: o2.strict,
-    failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path13.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path13.resolve(o2.writeBaseline),
-    github: o2.github,
-    quiet: o2.quiet,
-    junit: path13.resolve(o2.junit ?? path13.join(outdir, "junit.xml")),
-    json: path13.resolve(o2.json ?? path13.join(outdir, "summary.json")),
-    logLevel: o2.logLevel,
-    // The profile measures each case's growth of the peer's one process tree: cases at once would share
-    // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
-    jobs: o2.jobs ?? (o2.robustness ? 1 : defaultJobs()),
-    shard: resolveShard(o2.shard),
-    extended: o2.extended,
-    robustness: checkRobustness({ ...o2, servers }),
-    budgets: parseBudgets(o2.budget, o2.robustness),
-    quick: o2.quick,
-    // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
-    repro: { record: !o2.http2, scripts: o2.repro },
-    ...specExtras(sources, tls5, o2.http2)
-  };
-}
-function serverUnderTest(o2) {
-  const serverFlag = o2.serverUrl !== null ? "--server-url" : o2.server !== null ? "--server" : o2.restartServer ? "--restart-server" : null;
-  if (o2.role === "client" && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
-  if (o2.role !== "server" && serverFlag === null) {
-    if (o2.seed !== null) throw new UsageError("--seed applies when servers are tested (--role server, --server-url)");
-    return null;
-  }
-  if (o2.client !== null) throw new UsageError("--client tests a client: it does not go with --role server, --server-url or --server");
-  if (o2.clientLoops) throw new UsageError("--client-loops tests a client: it does not go with --role server, --server-url or --server");
-  if (o2.restartServer && o2.server === null && o2.serverUrl !== null)
-    throw new UsageError("--restart-server needs --server CMD (wsgate can only restart a server it started)");
-  const embedded = o2.server === null && o2.serverUrl === null;
-  const target = parseServerUrl(o2.serverUrl ?? "ws://127.0.0.1:0");
-  if (target.port === 0 && o2.server === null && !embedded)
-    throw new UsageError("--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)");
-  return {
-    ...target,
-    agent: null,
-    command: o2.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
-    // The robustness profile restarts a server it started and took down, unless told otherwise.
-    restart: o2.restartServer || o2.robustness && (o2.server !== null || embedded),
-    startTimeout: o2.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT
-  };
-}
-function moreServers(o2, first, spec, tls5) {
-  const listed = spec?.servers ?? [];
-  if (listed.length < 2 || o2.serverUrl !== listed[0]?.url) return [];
-  if (o2.server !== null)
-    throw new UsageError(
-      `--server starts one server, but ${spec?.file ?? "the spec file"} lists ${listed.length}: give each its own run, or start them yourself`
-    );
-  const agents = listed.map((s) => s.agent).filter((a2) => a2 !== null);
-  const twice = agents.find((a2, i2) => agents.indexOf(a2) !== i2);
-  if (twice !== void 0) throw new UsageError(`${spec?.file ?? "the spec file"}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
-  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null, restart: false }));
-  if (tls5) for (const s of more) secureUrl(s);
-  return more;
-}
-function secureUrl(server) {
-  if (server.url.startsWith("ws:")) server.url = `wss:${server.url.slice(3)}`;
-}
-var DEFAULT_BROWSER_TIMEOUT, REFERENCE_SERVER_COMMAND, DEFAULT_SERVER_START_TIMEOUT;
-var init_run_config = __esm({
-  "src/config/run-config.ts"() {
-    "use strict";
-    init_errors();
-    init_verdicts();
-    init_route_target();
-    init_patterns();
-    init_parallel();
-    init_schema();
-    init_budgets2();
-    init_url();
-    DEFAULT_BROWSER_TIMEOUT = 30;
-    REFERENCE_SERVER_COMMAND = "{reference-server}";
-    DEFAULT_SERVER_START_TIMEOUT = 30;
-  }
-});
-
-// src/policy/case-limits.ts
-function caseTimeoutFor(def, config2) {
-  if (config2.caseTimeout !== null) return config2.caseTimeout;
-  const budgets = config2.budgets ?? DEFAULT_BUDGETS;
-  const robustness = def.attack !== void 0 || def.attackBudget !== void 0;
-  const own2 = (def.schedule?.maxSeconds ?? 0) * (robustness ? Math.max(1, budgets.timeScale) : 1);
-  const stalled = def.schedule?.stall === true || def.attackBudget?.stall === true ? budgets.stallMs / 1e3 : 0;
-  return Math.max(DEFAULT_CASE_TIMEOUT, Math.ceil(own2 + stalled) + 5);
-}
-var DEFAULT_CASE_TIMEOUT;
-var init_case_limits = __esm({
-  "src/policy/case-limits.ts"() {
-    "use strict";
-    init_budgets();
-    DEFAULT_CASE_TIMEOUT = 30;
-  }
-});
-
-// src/processes/crash.ts
-function namedErrorLine(output2) {
-  const named = output2.split("\n").map((l) => l.trim()).findLast((l) => ERROR_LINE.test(l));
-  return named === void 0 ? null : named.slice(0, 300);
-}
-function errorLine(output2) {
-  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const named = lines.findLast((l) => ERROR_LINE.test(l));
-  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
-  return line2 === null ? null : line2.slice(0, 300);
-}
-function crashEvidenceLine(output2) {
-  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const line2 = lines.findLast((l) => ERROR_LINE.test(l) || DEATH_LINE.test(l)) ?? lines.findLast((l) => FAILURE_REPORT.test(l));
-  return line2 === void 0 ? null : line2.slice(0, 300);
-}
-function crashOf(end, output2) {
-  if (end.spawnError !== null) return null;
-  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
-  return { exitCode: end.exitCode, signal: end.signal, errorLine: errorLine(output2) };
-}
-var ERROR_LINE, NOISE, FAILURE_REPORT, DEATH_LINE;
-var init_crash = __esm({
-  "src/processes/crash.ts"() {
-    "use strict";
-    ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
-    NOISE = /^(Node\.js v\d|at\s)/;
-    FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
-    DEATH_LINE = /\b(SIG(SEGV|ABRT|KILL|BUS|FPE|ILL|TRAP|SYS)|Segmentation fault|core dumped|Aborted|out of memory|OOM)\b|\b(exit(ed)?(\s+with)?(\s+(code|status))?|status|code)[\s:=(]*[1-9]\d*\b/i;
   }
 });
 
@@ -50719,7 +49597,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path32, options) {
+    function checkPathExt(path34, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -50730,25 +49608,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path32.substr(-p.length).toLowerCase() === p) {
+        if (p && path34.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path32, options) {
+    function checkStat(stat4, path34, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path32, options);
+      return checkPathExt(path34, options);
     }
-    function isexe(path32, options, cb) {
-      fs.stat(path32, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path32, options));
+    function isexe(path34, options, cb) {
+      fs.stat(path34, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path34, options));
       });
     }
-    function sync(path32, options) {
-      return checkStat(fs.statSync(path32), path32, options);
+    function sync(path34, options) {
+      return checkStat(fs.statSync(path34), path34, options);
     }
   }
 });
@@ -50759,13 +49637,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path32, options, cb) {
-      fs.stat(path32, function(er, stat4) {
+    function isexe(path34, options, cb) {
+      fs.stat(path34, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path32, options) {
-      return checkStat(fs.statSync(path32), options);
+    function sync(path34, options) {
+      return checkStat(fs.statSync(path34), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -50798,7 +49676,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path32, options, cb) {
+    function isexe(path34, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -50808,7 +49686,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path32, options || {}, function(er, is) {
+          isexe(path34, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -50817,7 +49695,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path32, options || {}, function(er, is) {
+      core(path34, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -50827,9 +49705,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path32, options) {
+    function sync(path34, options) {
       try {
-        return core.sync(path32, options || {});
+        return core.sync(path34, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -50845,7 +49723,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path32 = __require("path");
+    var path34 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -50883,7 +49761,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path32.join(pathPart, cmd);
+        const pCmd = path34.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -50910,7 +49788,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path32.join(pathPart, cmd);
+        const pCmd = path34.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -50958,7 +49836,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path32 = __require("path");
+    var path34 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -50976,7 +49854,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path32.delimiter : void 0
+          pathExt: withoutPathExt ? path34.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -50985,7 +49863,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path32.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path34.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -51039,8 +49917,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path32, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path32.split("/").pop();
+      const [path34, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path34.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -51075,7 +49953,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path32 = __require("path");
+    var path34 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -51100,7 +49978,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path32.normalize(parsed.command);
+        parsed.command = path34.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -51235,7 +50113,7 @@ var init_default2 = __esm({
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path14 from "node:path";
+import path8 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 function toPath(urlOrPath) {
   return urlOrPath instanceof URL ? fileURLToPath3(urlOrPath) : urlOrPath;
@@ -51243,12 +50121,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path14.resolve(toPath(startPath));
+      let currentPath = path8.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path14.resolve(currentPath, "..");
+        currentPath = path8.resolve(currentPath, "..");
       }
     }
   };
@@ -51264,7 +50142,7 @@ var init_node = __esm({
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path15 from "node:path";
+import path9 from "node:path";
 var npmRunPath, applyPreferLocal, applyExecPath, npmRunPathEnv;
 var init_npm_run_path = __esm({
   "node_modules/npm-run-path/index.js"() {
@@ -51277,27 +50155,27 @@ var init_npm_run_path = __esm({
       execPath: execPath2 = process4.execPath,
       addExecPath = true
     } = {}) => {
-      const cwdPath = path15.resolve(toPath(cwd));
+      const cwdPath = path9.resolve(toPath(cwd));
       const result = [];
-      const pathParts = pathOption.split(path15.delimiter);
+      const pathParts = pathOption.split(path9.delimiter);
       if (preferLocal) {
         applyPreferLocal(result, pathParts, cwdPath);
       }
       if (addExecPath) {
         applyExecPath(result, pathParts, execPath2, cwdPath);
       }
-      return pathOption === "" || pathOption === path15.delimiter ? `${result.join(path15.delimiter)}${pathOption}` : [...result, pathOption].join(path15.delimiter);
+      return pathOption === "" || pathOption === path9.delimiter ? `${result.join(path9.delimiter)}${pathOption}` : [...result, pathOption].join(path9.delimiter);
     };
     applyPreferLocal = (result, pathParts, cwdPath) => {
       for (const directory of traversePathUp(cwdPath)) {
-        const pathPart = path15.join(directory, "node_modules/.bin");
+        const pathPart = path9.join(directory, "node_modules/.bin");
         if (!pathParts.includes(pathPart)) {
           result.push(pathPart);
         }
       }
     };
     applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-      const pathPart = path15.resolve(cwdPath, toPath(execPath2), "..");
+      const pathPart = path9.resolve(cwdPath, toPath(execPath2), "..");
       if (!pathParts.includes(pathPart)) {
         result.push(pathPart);
       }
@@ -51648,7 +50526,7 @@ var init_core3 = __esm({
 });
 
 // node_modules/human-signals/build/src/signals.js
-import { constants as constants2 } from "node:os";
+import { constants } from "node:os";
 var getSignals, normalizeSignal;
 var init_signals = __esm({
   "node_modules/human-signals/build/src/signals.js"() {
@@ -51669,7 +50547,7 @@ var init_signals = __esm({
     }) => {
       const {
         signals: { [name]: constantSignal }
-      } = constants2;
+      } = constants;
       const supported = constantSignal !== void 0;
       const number4 = supported ? constantSignal : defaultNumber;
       return { name, number: number4, description, supported, action, forced, standard };
@@ -51678,7 +50556,7 @@ var init_signals = __esm({
 });
 
 // node_modules/human-signals/build/src/main.js
-import { constants as constants3 } from "node:os";
+import { constants as constants2 } from "node:os";
 var getSignalsByName, getSignalByName, signalsByName, getSignalsByNumber, getSignalByNumber, findSignalByNumber, signalsByNumber;
 var init_main = __esm({
   "node_modules/human-signals/build/src/main.js"() {
@@ -51726,7 +50604,7 @@ var init_main = __esm({
       };
     };
     findSignalByNumber = (number4, signals2) => {
-      const signal = signals2.find(({ name }) => constants3.signals[name] === number4);
+      const signal = signals2.find(({ name }) => constants2.signals[name] === number4);
       if (signal !== void 0) {
         return signal;
       }
@@ -51737,7 +50615,7 @@ var init_main = __esm({
 });
 
 // node_modules/execa/lib/terminate/signal.js
-import { constants as constants4 } from "node:os";
+import { constants as constants3 } from "node:os";
 var normalizeKillSignal, normalizeSignalArgument, normalizeSignal2, normalizeSignalInteger, getSignalsIntegerToName, signalsIntegerToName, normalizeSignalName, getAvailableSignals, getAvailableSignalNames, getAvailableSignalIntegers, getSignalDescription;
 var init_signal = __esm({
   "node_modules/execa/lib/terminate/signal.js"() {
@@ -51767,13 +50645,13 @@ ${getAvailableSignals()}`);
       throw new TypeError(`Invalid ${optionName} ${signalInteger}: this signal integer does not exist.
 ${getAvailableSignals()}`);
     };
-    getSignalsIntegerToName = () => new Map(Object.entries(constants4.signals).reverse().map(([signalName, signalInteger]) => [signalInteger, signalName]));
+    getSignalsIntegerToName = () => new Map(Object.entries(constants3.signals).reverse().map(([signalName, signalInteger]) => [signalInteger, signalName]));
     signalsIntegerToName = getSignalsIntegerToName();
     normalizeSignalName = (signalName, optionName) => {
-      if (signalName in constants4.signals) {
+      if (signalName in constants3.signals) {
         return signalName;
       }
-      if (signalName.toUpperCase() in constants4.signals) {
+      if (signalName.toUpperCase() in constants3.signals) {
         throw new TypeError(`Invalid ${optionName} '${signalName}': please rename it to '${signalName.toUpperCase()}'.`);
       }
       throw new TypeError(`Invalid ${optionName} '${signalName}': this signal name does not exist.
@@ -51781,8 +50659,8 @@ ${getAvailableSignals()}`);
     };
     getAvailableSignals = () => `Available signal names: ${getAvailableSignalNames()}.
 Available signal numbers: ${getAvailableSignalIntegers()}.`;
-    getAvailableSignalNames = () => Object.keys(constants4.signals).sort().map((signalName) => `'${signalName}'`).join(", ");
-    getAvailableSignalIntegers = () => [...new Set(Object.values(constants4.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
+    getAvailableSignalNames = () => Object.keys(constants3.signals).sort().map((signalName) => `'${signalName}'`).join(", ");
+    getAvailableSignalIntegers = () => [...new Set(Object.values(constants3.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
     getSignalDescription = (signal) => signalsByName[signal].description;
   }
 });
@@ -52581,7 +51459,7 @@ var init_timeout = __esm({
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path16 from "node:path";
+import path10 from "node:path";
 var mapNode, handleNodeOption;
 var init_node2 = __esm({
   "node_modules/execa/lib/methods/node.js"() {
@@ -52604,7 +51482,7 @@ var init_node2 = __esm({
         throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
       }
       const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-      const resolvedNodePath = path16.resolve(cwd, normalizedNodePath);
+      const resolvedNodePath = path10.resolve(cwd, normalizedNodePath);
       const newOptions = {
         ...options,
         nodePath: resolvedNodePath,
@@ -52614,7 +51492,7 @@ var init_node2 = __esm({
       if (!shouldHandleNode) {
         return [file2, commandArguments, newOptions];
       }
-      if (path16.basename(file2, ".exe") === "node") {
+      if (path10.basename(file2, ".exe") === "node") {
         throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
       }
       return [
@@ -52716,7 +51594,7 @@ Please rename it to one of: ${correctEncodings}.`);
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync3 } from "node:fs";
-import path17 from "node:path";
+import path11 from "node:path";
 import process5 from "node:process";
 var normalizeCwd, getDefaultCwd, fixCwdError;
 var init_cwd = __esm({
@@ -52724,7 +51602,7 @@ var init_cwd = __esm({
     init_file_url();
     normalizeCwd = (cwd = getDefaultCwd()) => {
       const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-      return path17.resolve(cwdString);
+      return path11.resolve(cwdString);
     };
     getDefaultCwd = () => {
       try {
@@ -52757,7 +51635,7 @@ ${originalMessage}`;
 });
 
 // node_modules/execa/lib/arguments/options.js
-import path18 from "node:path";
+import path12 from "node:path";
 import process6 from "node:process";
 var import_cross_spawn, normalizeOptions, addDefaultOptions, getEnv;
 var init_options = __esm({
@@ -52791,7 +51669,7 @@ var init_options = __esm({
       options.killSignal = normalizeKillSignal(options.killSignal);
       options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
       options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-      if (process6.platform === "win32" && path18.basename(file2, ".exe") === "cmd") {
+      if (process6.platform === "win32" && path12.basename(file2, ".exe") === "cmd") {
         commandArguments.unshift("/q");
       }
       return { file: file2, commandArguments, options };
@@ -53523,7 +52401,7 @@ ${originalMessage}`;
 
 // node_modules/execa/lib/return/result.js
 var makeSuccessResult, makeEarlyError, makeError, getErrorProperties, omitUndefinedProperties, normalizeExitPayload;
-var init_result2 = __esm({
+var init_result = __esm({
   "node_modules/execa/lib/return/result.js"() {
     init_signal();
     init_duration();
@@ -54284,7 +53162,7 @@ var init_stdio_option = __esm({
 });
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream, handleNativeStreamSync, getTargetFd, getTargetFdNumber, handleNativeStreamAsync, getStandardStream;
 var init_native = __esm({
@@ -54325,7 +53203,7 @@ var init_native = __esm({
       if (tty2.isatty(targetFdNumber)) {
         throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
       }
-      return { type: "uint8Array", value: bufferToUint8Array(readFileSync8(targetFdNumber)), optionName };
+      return { type: "uint8Array", value: bufferToUint8Array(readFileSync6(targetFdNumber)), optionName };
     };
     getTargetFdNumber = (value, fdNumber) => {
       if (value === "inherit") {
@@ -54661,7 +53539,7 @@ For example, you can use the \`pathToFileURL()\` method of the \`url\` core modu
 });
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 var handleStdioSync, forbiddenIfSync, forbiddenNativeIfSync, throwInvalidSyncValue, addProperties, addPropertiesSync;
 var init_handle_sync = __esm({
   "node_modules/execa/lib/stdio/handle-sync.js"() {
@@ -54695,8 +53573,8 @@ var init_handle_sync = __esm({
     addPropertiesSync = {
       input: {
         ...addProperties,
-        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync9(value))] }),
-        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync9(file2))] }),
+        fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync7(value))] }),
+        filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync7(file2))] }),
         fileNumber: forbiddenIfSync,
         iterable: ({ value }) => ({ contents: [...value] }),
         string: ({ value }) => ({ contents: [value] }),
@@ -55231,13 +54109,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path32, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path32 === "string" ? path32 : path32.toString();
+      for (const { path: path34, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path34 === "string" ? path34 : path34.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path32, serializedResult);
+          appendFileSync(path34, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path32, serializedResult);
+          writeFileSync(path34, serializedResult);
         }
       }
     };
@@ -55350,7 +54228,7 @@ var init_main_sync = __esm({
     init_command();
     init_options();
     init_shell();
-    init_result2();
+    init_result();
     init_reject();
     init_handle_sync();
     init_strip_newline();
@@ -55696,14 +54574,14 @@ import { ChildProcess as ChildProcess2 } from "node:child_process";
 import {
   PassThrough,
   Readable,
-  Writable as Writable2,
+  Writable,
   Duplex
 } from "node:stream";
 var handleEarlyError, createDummyStreams, createDummyStream, readable, writable, duplex, handleDummyPromise;
 var init_early_error = __esm({
   "node_modules/execa/lib/return/early-error.js"() {
     init_handle();
-    init_result2();
+    init_result();
     init_reject();
     handleEarlyError = ({ error: error62, command: command2, escapedCommand, fileDescriptors, options, startTime, verboseInfo }) => {
       cleanupCustomStreams(fileDescriptors);
@@ -55744,7 +54622,7 @@ var init_early_error = __esm({
     };
     readable = () => new Readable({ read() {
     } });
-    writable = () => new Writable2({ write() {
+    writable = () => new Writable({ write() {
     } });
     duplex = () => new Duplex({ read() {
     }, write() {
@@ -55756,7 +54634,7 @@ var init_early_error = __esm({
 // node_modules/execa/lib/stdio/handle-async.js
 import { createReadStream, createWriteStream } from "node:fs";
 import { Buffer as Buffer4 } from "node:buffer";
-import { Readable as Readable2, Writable as Writable3, Duplex as Duplex2 } from "node:stream";
+import { Readable as Readable2, Writable as Writable2, Duplex as Duplex2 } from "node:stream";
 var handleStdioAsync, forbiddenIfAsync, addProperties2, addPropertiesAsync;
 var init_handle_async = __esm({
   "node_modules/execa/lib/stdio/handle-async.js"() {
@@ -55796,7 +54674,7 @@ var init_handle_async = __esm({
         ...addProperties2,
         fileUrl: ({ value }) => ({ stream: createWriteStream(value) }),
         filePath: ({ value: { file: file2, append: append2 } }) => ({ stream: createWriteStream(file2, append2 ? { flags: "a" } : {}) }),
-        webStream: ({ value }) => ({ stream: Writable3.fromWeb(value) }),
+        webStream: ({ value }) => ({ stream: Writable2.fromWeb(value) }),
         iterable: forbiddenIfAsync,
         asyncIterable: forbiddenIfAsync,
         string: forbiddenIfAsync,
@@ -56508,7 +55386,7 @@ var init_pipe_arguments = __esm({
 var handlePipeArgumentsError, getPipeArgumentsError, createNonCommandError, PIPE_COMMAND_MESSAGE;
 var init_throw = __esm({
   "node_modules/execa/lib/pipe/throw.js"() {
-    init_result2();
+    init_result();
     init_pipeline();
     handlePipeArgumentsError = ({
       sourceStream,
@@ -57436,7 +56314,7 @@ var init_readable = __esm({
 });
 
 // node_modules/execa/lib/convert/writable.js
-import { Writable as Writable4 } from "node:stream";
+import { Writable as Writable3 } from "node:stream";
 import { callbackify as callbackify3 } from "node:util";
 var createWritable, getSubprocessStdin, getWritableMethods, onWrite, onWritableFinal, onStdinFinished, onWritableDestroy, destroyOtherWritable;
 var init_writable = __esm({
@@ -57446,7 +56324,7 @@ var init_writable = __esm({
     init_shared();
     createWritable = ({ subprocess, concurrentStreams }, { to } = {}) => {
       const { subprocessStdin, waitWritableFinal, waitWritableDestroy } = getSubprocessStdin(subprocess, to, concurrentStreams);
-      const writable2 = new Writable4({
+      const writable2 = new Writable3({
         ...getWritableMethods(subprocessStdin, subprocess, waitWritableFinal),
         destroy: callbackify3(onWritableDestroy.bind(void 0, {
           subprocessStdin,
@@ -57659,7 +56537,7 @@ var init_main_async = __esm({
     init_fd_options();
     init_shell();
     init_methods();
-    init_result2();
+    init_result();
     init_reject();
     init_early_error();
     init_handle_async();
@@ -59524,22 +58402,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path32, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path32 === "string" && /^\.\.?\//.test(path32)) {
+function __rewriteRelativeImportExtension(path34, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path34 === "string" && /^\.\.?\//.test(path34)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path32.slice(-extension.length);
+        var suffix = path34.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path32 : path32.slice(0, -extension.length) + output2;
+          return output2 === extension ? path34 : path34.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path32.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path34.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path32;
+  return path34;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -72352,14 +71230,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path32 = [token];
+          const path34 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path32.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path32, currentToken].join(" -> ")}`);
+            if (path34.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path34, currentToken].join(" -> ")}`);
             }
-            path32.push(currentToken);
+            path34.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -77627,14 +76505,14 @@ var init_certificates = __esm({
 });
 
 // src/tls/setup.ts
-import { readFileSync as readFileSync10, rmSync } from "node:fs";
+import { readFileSync as readFileSync8, rmSync } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
-import os3 from "node:os";
-import path19 from "node:path";
+import os2 from "node:os";
+import path13 from "node:path";
 import tls from "node:tls";
 function readPem(flag, file2) {
   try {
-    return readFileSync10(file2, "utf8");
+    return readFileSync8(file2, "utf8");
   } catch (err) {
     throw new UsageError(`${flag} ${file2}: cannot read it (${err.code ?? String(err)})`);
   }
@@ -77660,16 +76538,16 @@ async function prepareTls(config2, options) {
   if (!options.needCertificate) return { cert: "", key: "", certFile: null, keyFile: null, caFile: config2.ca, caPem, summary, dispose: none };
   const pki = await generatePki(options.hosts);
   await makeDirectory(options.outdir);
-  const caFile = path19.join(options.outdir, CA_FILE_NAME);
+  const caFile = path13.join(options.outdir, CA_FILE_NAME);
   await writeFileAtomic(caFile, pki.caCert);
   const generated = { caFile, generated: true, insecure: config2.insecure };
   if (!options.serverFiles)
     return { cert: pki.cert, key: pki.key, certFile: null, keyFile: null, caFile, caPem: pki.caCert, summary: generated, dispose: none };
-  const dir = await mkdtemp(path19.join(os3.tmpdir(), "wsgate-tls-"));
+  const dir = await mkdtemp(path13.join(os2.tmpdir(), "wsgate-tls-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
-  const certFile = path19.join(dir, "server-cert.pem");
-  const keyFile = path19.join(dir, "server-key.pem");
+  const certFile = path13.join(dir, "server-cert.pem");
+  const keyFile = path13.join(dir, "server-key.pem");
   await writeFile2(certFile, pki.cert, { mode: 384 });
   await writeFile2(keyFile, pki.key, { mode: 384 });
   return {
@@ -77701,12 +76579,44 @@ var init_setup3 = __esm({
   }
 });
 
+// src/processes/crash.ts
+function namedErrorLine(output2) {
+  const named = output2.split("\n").map((l) => l.trim()).findLast((l) => ERROR_LINE.test(l));
+  return named === void 0 ? null : named.slice(0, 300);
+}
+function errorLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const named = lines.findLast((l) => ERROR_LINE.test(l));
+  const line2 = named ?? lines.findLast((l) => !NOISE.test(l)) ?? null;
+  return line2 === null ? null : line2.slice(0, 300);
+}
+function crashEvidenceLine(output2) {
+  const lines = output2.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line2 = lines.findLast((l) => ERROR_LINE.test(l) || DEATH_LINE.test(l)) ?? lines.findLast((l) => FAILURE_REPORT.test(l));
+  return line2 === void 0 ? null : line2.slice(0, 300);
+}
+function crashOf(end, output2) {
+  if (end.spawnError !== null) return null;
+  if (end.signal === null && (end.exitCode === null || end.exitCode === 0 || !FAILURE_REPORT.test(output2))) return null;
+  return { exitCode: end.exitCode, signal: end.signal, errorLine: errorLine(output2) };
+}
+var ERROR_LINE, NOISE, FAILURE_REPORT, DEATH_LINE;
+var init_crash = __esm({
+  "src/processes/crash.ts"() {
+    "use strict";
+    ERROR_LINE = /^(Uncaught )?([\w$]+\.)*([A-Z][\w$]*)?(Error|Exception)\b/;
+    NOISE = /^(Node\.js v\d|at\s)/;
+    FAILURE_REPORT = /^\s*(Node\.js v\d+\.\d+|FATAL ERROR:|Traceback \(most recent call last\):|thread '.*' panicked at|panic: )/m;
+    DEATH_LINE = /\b(SIG(SEGV|ABRT|KILL|BUS|FPE|ILL|TRAP|SYS)|Segmentation fault|core dumped|Aborted|out of memory|OOM)\b|\b(exit(ed)?(\s+with)?(\s+(code|status))?|status|code)[\s:=(]*[1-9]\d*\b/i;
+  }
+});
+
 // src/processes/proc.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync11 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node:fs";
 function procPids() {
   let entries;
   try {
-    entries = readdirSync4("/proc");
+    entries = readdirSync3("/proc");
   } catch {
     return null;
   }
@@ -77715,7 +76625,7 @@ function procPids() {
 function procStat(pid) {
   let line2;
   try {
-    line2 = readFileSync11(`/proc/${pid}/stat`, "utf8");
+    line2 = readFileSync9(`/proc/${pid}/stat`, "utf8");
   } catch {
     return null;
   }
@@ -77739,7 +76649,7 @@ function isLive(stat4) {
 }
 function environHas(pid, entry) {
   try {
-    const environ = readFileSync11(`/proc/${pid}/environ`);
+    const environ = readFileSync9(`/proc/${pid}/environ`);
     const needle = Buffer.from(`${entry}\0`);
     const at = environ.indexOf(needle);
     return at === 0 || at > 0 && environ[at - 1] === 0;
@@ -77749,14 +76659,14 @@ function environHas(pid, entry) {
 }
 function commandLineHas(pid, text) {
   try {
-    return readFileSync11(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
+    return readFileSync9(`/proc/${pid}/cmdline`).includes(Buffer.from(text));
   } catch {
     return false;
   }
 }
 function residentBytes(pid) {
   try {
-    const status = readFileSync11(`/proc/${pid}/status`, "utf8");
+    const status = readFileSync9(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
     return kb === void 0 ? null : Number(kb) * 1024;
   } catch {
@@ -78003,6 +76913,1434 @@ var init_client_process = __esm({
       }
     };
     CLIENT_TOKEN_VARIABLE = "WSGATE_CLIENT_TOKEN";
+  }
+});
+
+// src/matrix/releases.ts
+import path14 from "node:path";
+function releaseOf(impl, release, versionsDir = VERSIONS_DIR) {
+  if (impl.install.from !== "npm" || impl.version.from !== "npm" || impl.install.releases !== true) {
+    throw new UsageError(`${impl.name}: --versions needs an npm implementation whose commands load ${PREFIX_ENV} (its install has "releases": true)`);
+  }
+  if (!RELEASE.test(release)) throw new UsageError(`${impl.name}@${release}: give an exact release (8.2.0), not a range`);
+  const prefix = releasePrefix(impl.name, release, versionsDir);
+  return {
+    ...impl,
+    install: { ...impl.install, package: `${impl.install.package}@${release}`, prefix },
+    version: { ...impl.version, prefix }
+  };
+}
+function releasePrefix(name, release, versionsDir = VERSIONS_DIR) {
+  return path14.join(versionsDir, `${name}@${release}`);
+}
+function sortReleases(releases) {
+  for (const r of releases) if (!RELEASE.test(r)) throw new UsageError(`matrix --versions ${r}: give exact releases (8.0.0 8.1.0 \u2026), not a range`);
+  return [...new Set(releases)].sort(compareReleases);
+}
+function compareReleases(a2, b) {
+  const [coreA = "", preA] = a2.split(/-(.*)/s);
+  const [coreB = "", preB] = b.split(/-(.*)/s);
+  const na = coreA.split(".").map(Number);
+  const nb = coreB.split(".").map(Number);
+  for (let i2 = 0; i2 < 3; i2++) if ((na[i2] ?? 0) !== (nb[i2] ?? 0)) return (na[i2] ?? 0) - (nb[i2] ?? 0);
+  if (preA === preB) return 0;
+  if (preA === void 0) return 1;
+  if (preB === void 0) return -1;
+  return preA.localeCompare(preB, "en", { numeric: true });
+}
+var VERSIONS_DIR, PREFIX_ENV, RELEASE;
+var init_releases = __esm({
+  "src/matrix/releases.ts"() {
+    "use strict";
+    init_errors();
+    VERSIONS_DIR = "interop/.versions";
+    PREFIX_ENV = "WSGATE_NPM_PREFIX";
+    RELEASE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+  }
+});
+
+// src/matrix/version.ts
+import { execFileSync } from "node:child_process";
+import { readFileSync as readFileSync10 } from "node:fs";
+import path15 from "node:path";
+function installedVersion(impl, root) {
+  const where = impl.version;
+  switch (where.from) {
+    case "npm":
+      return npmVersion(path15.resolve(root, where.prefix ?? "."), where.package);
+    case "dpkg":
+      return dpkgVersion(where.package);
+    case "command":
+      return commandVersion(where.command, root);
+  }
+}
+function npmVersion(prefix, pkg) {
+  try {
+    const json2 = JSON.parse(readFileSync10(path15.join(prefix, "node_modules", pkg, "package.json"), "utf8"));
+    return typeof json2.version === "string" && json2.version !== "" ? json2.version : null;
+  } catch {
+    return null;
+  }
+}
+function dpkgVersion(pkg) {
+  try {
+    const out = execFileSync("dpkg-query", ["-W", "-f", "${db:Status-Status} ${Version}", pkg], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const [status, version3] = out.trim().split(" ");
+    return status === "installed" && version3 ? version3 : null;
+  } catch {
+    return null;
+  }
+}
+function commandVersion(command2, root) {
+  try {
+    const out = execFileSync("/bin/sh", ["-c", command2], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: COMMAND_TIMEOUT_MS });
+    const line2 = out.split("\n")[0]?.trim() ?? "";
+    return line2 === "" ? null : line2;
+  } catch {
+    return null;
+  }
+}
+var COMMAND_TIMEOUT_MS;
+var init_version2 = __esm({
+  "src/matrix/version.ts"() {
+    "use strict";
+    COMMAND_TIMEOUT_MS = 2e4;
+  }
+});
+
+// src/matrix/rows.ts
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { accessSync, constants as constants4 } from "node:fs";
+import path16 from "node:path";
+function planRows(registry2, select, root) {
+  const names = new Set(registry2.map((i2) => i2.name));
+  const unknown2 = select.only.filter((n3) => !names.has(n3));
+  if (unknown2.length > 0) throw new UsageError(`matrix: no implementation ${unknown2.map((n3) => JSON.stringify(n3)).join(", ")} in the registry`);
+  if ((select.versions ?? []).length > 0) return releaseRows(registry2, select, root);
+  const rows2 = [];
+  for (const impl of registry2) {
+    if (select.only.length > 0 && !select.only.includes(impl.name)) continue;
+    for (const role2 of ["client", "server"]) {
+      const r = impl.roles[role2];
+      if (r === void 0 || select.role !== null && select.role !== role2) continue;
+      const found = r.command === void 0 || programFound(r.command, root);
+      rows2.push({
+        impl,
+        role: role2,
+        key: `${impl.name}-${role2}`,
+        release: null,
+        prefix: null,
+        version: found ? installedVersion(impl, root) : null,
+        install: installScript(impl)
+      });
+    }
+  }
+  return rows2;
+}
+function releaseRows(registry2, select, root) {
+  const impl = select.only.length === 1 ? registry2.find((i2) => i2.name === select.only[0]) : void 0;
+  if (impl === void 0) throw new UsageError("matrix --versions: name the one implementation with --only (e.g. --only ws --versions 8.0.0 8.1.0)");
+  const dir = select.versionsDir ?? VERSIONS_DIR;
+  const releases = sortReleases((select.versions ?? []).map((v) => v.startsWith(`${impl.name}@`) ? v.slice(impl.name.length + 1) : v));
+  const rows2 = [];
+  for (const role2 of ["client", "server"]) {
+    if (impl.roles[role2] === void 0 || select.role !== null && select.role !== role2) continue;
+    for (const release of releases) {
+      const installed = releaseOf(impl, release, dir);
+      const prefix = path16.resolve(root, installed.install.from === "npm" ? installed.install.prefix ?? "." : ".");
+      const version3 = installedVersion(installed, root);
+      const install2 = dir === VERSIONS_DIR ? `interop/install.sh ${impl.name}@${release}` : installScript(installed);
+      rows2.push({ impl, role: role2, key: `${impl.name}@${release}-${role2}`, release, prefix, version: version3, install: install2 });
+    }
+  }
+  return rows2;
+}
+function rowArgs(row, outdir, common2) {
+  const r = row.impl.roles[row.role];
+  if (r === void 0) throw new Error(`${row.key}: no such role`);
+  const line2 = r.command === void 0 ? void 0 : row.prefix === null ? r.command : `${PREFIX_ENV}=${shellQuote(row.prefix)} ${r.command}`;
+  const command2 = line2 === void 0 ? [] : row.role === "client" ? ["--client", line2] : ["--server", line2];
+  const cannot = unsupportedOf(row.impl, row.role);
+  const unsupported = cannot.length > 0 ? ["--exclude-cases", ...cannot] : [];
+  const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
+  const url2 = row.role === "client" && !r.args.includes("--url") ? ["--url", "ws://127.0.0.1:0"] : [];
+  return ["--role", row.role, ...command2, ...r.args, ...url2, "--agent", row.impl.name, "--outdir", path16.join(outdir, row.key), ...unsupported, ...own2];
+}
+function withoutJobs(args) {
+  const at = args.indexOf("--jobs");
+  return at < 0 ? [...args] : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+function unsupportedOf(impl, role2) {
+  const named = impl.roles[role2]?.unsupported ?? [];
+  return impl.supports.permessageDeflate ? [...named] : [.../* @__PURE__ */ new Set([...named, ...DEFLATE_GROUPS])];
+}
+function installScript(impl) {
+  const i2 = impl.install;
+  const main2 = i2.from === "npm" ? `npm install --no-save ${i2.prefix === void 0 ? "" : `--prefix ${i2.prefix} `}${i2.package}` : i2.from === "apt" ? `apt-get install -y ${i2.packages.join(" ")}` : "";
+  return [main2, i2.build ?? ""].filter((l) => l !== "").join(" && ") || "(ships with wsgate, Node.js or the machine)";
+}
+function shellWord2(word, root) {
+  try {
+    return execFileSync2("/bin/sh", ["-c", `printf %s ${word}`], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5e3 });
+  } catch {
+    return "";
+  }
+}
+function programFound(command2, root) {
+  const words = command2.trim().split(/\s+/);
+  const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? "";
+  const program = word.includes("$") ? shellWord2(word, root) : word.replace(/^['"]|['"]$/g, "");
+  if (program === "") return false;
+  const candidates = program.includes("/") ? [path16.resolve(root, program)] : (process.env.PATH ?? "").split(path16.delimiter).map((d) => path16.join(d, program));
+  return candidates.some((f) => {
+    try {
+      accessSync(f, constants4.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+var DEFLATE_GROUPS;
+var init_rows = __esm({
+  "src/matrix/rows.ts"() {
+    "use strict";
+    init_errors();
+    init_client_process();
+    init_releases();
+    init_version2();
+    DEFLATE_GROUPS = ["12.*", "13.*"];
+  }
+});
+
+// src/matrix/result.ts
+import { existsSync as existsSync2, readFileSync as readFileSync11 } from "node:fs";
+import os3 from "node:os";
+import path17 from "node:path";
+function machine() {
+  const cpus = os3.cpus();
+  return {
+    hostname: os3.hostname(),
+    platform: os3.platform(),
+    release: os3.release(),
+    arch: os3.arch(),
+    cpu: cpus[0]?.model ?? "unknown",
+    cpus: cpus.length,
+    node: process.version
+  };
+}
+function matrixFile(selection, rows2, on6 = machine()) {
+  return { wsgate: VERSION, generatedAt: (/* @__PURE__ */ new Date()).toISOString(), machine: on6, selection, rows: rows2 };
+}
+function notInstalledRow(head2) {
+  return { ...head2, reportDir: null, counts: null, groups: {}, causes: [], cases: [], error: null };
+}
+function failedRow(head2, error62) {
+  return { ...notInstalledRow(head2), error: error62 };
+}
+function ranRow(head2, matrixDir, selection) {
+  const unsupported = unsupportedCases(head2, selection);
+  const file2 = path17.join(matrixDir, rowKey(head2), "summary.json");
+  const reportDir = existsSync2(file2) ? rowKey(head2) : null;
+  const summary = reportDir === null ? { cases: [], causes: [] } : JSON.parse(readFileSync11(file2, "utf8"));
+  const played2 = summary.cases.map(
+    (c5) => ({
+      id: c5.id,
+      verdict: c5.status,
+      behavior: c5.behavior,
+      behaviorClose: c5.behaviorClose,
+      cause: c5.status === "failed" ? c5.explanation?.cause.title ?? c5.reason : null,
+      page: c5.reportfile === null ? null : c5.reportfile.replace(/\.json$/, ".html")
+    })
+  );
+  const none = (id) => ({ id, verdict: "unsupported", behavior: null, behaviorClose: null, cause: null, page: null });
+  const cases2 = [...played2, ...unsupported.map(none)].sort((a2, b) => compareIds(a2.id, b.id));
+  return {
+    ...head2,
+    reportDir,
+    counts: countOf(cases2),
+    groups: groupsOf(cases2),
+    causes: summary.causes.map((g) => ({ key: g.key, title: g.title, cases: g.cases })),
+    cases: cases2,
+    error: null
+  };
+}
+function rowHead(row) {
+  const { name, title, language, homepage } = row.impl;
+  const unsupported = unsupportedOf(row.impl, row.role);
+  const { version: version3, release, install: install2 } = row;
+  return { name, title, language, homepage, role: row.role, version: version3, release, installed: version3 !== null, install: install2, unsupported };
+}
+function rowKey(row) {
+  const release = row.release ?? null;
+  return `${row.name}${release === null ? "" : `@${release}`}-${row.role}`;
+}
+function countOf(cases2) {
+  const n3 = (v) => cases2.filter((c5) => c5.verdict === v).length;
+  return { total: cases2.length, passed: n3("passed"), failed: n3("failed"), skipped: n3("skipped"), unsupported: n3("unsupported") };
+}
+function unsupportedCases(head2, selection) {
+  if (head2.unsupported.length === 0) return [];
+  return selectCases(selectedCases(head2.role, selection), head2.unsupported).map((c5) => c5.id);
+}
+function selectedCases(role2, selection) {
+  return selectCases(catalogueFor(false, role2), selection.cases ?? []).filter((c5) => !selection.quick || inQuickSample(c5.id));
+}
+function groupOf2(id) {
+  return id.split(".")[0] ?? id;
+}
+function groupsOf(cases2) {
+  const by = /* @__PURE__ */ new Map();
+  for (const c5 of cases2) by.set(groupOf2(c5.id), [...by.get(groupOf2(c5.id)) ?? [], c5]);
+  return Object.fromEntries([...by].map(([g, cs]) => [g, countOf(cs)]));
+}
+var init_result2 = __esm({
+  "src/matrix/result.ts"() {
+    "use strict";
+    init_registry();
+    init_quick();
+    init_select();
+    init_version();
+    init_rows();
+  }
+});
+
+// src/matrix/changes.ts
+function caseChanges(older, newer) {
+  const before = new Map(older.cases.map((c5) => [c5.id, c5]));
+  const out = [];
+  for (const now of newer.cases) {
+    const then = before.get(now.id);
+    if (then === void 0 || then.verdict === now.verdict) continue;
+    out.push({ id: now.id, kind: kindOf2(then.verdict, now.verdict), before: side(then), after: side(now) });
+  }
+  return out.sort((a2, b) => compareIds(a2.id, b.id));
+}
+function kindOf2(from2, to) {
+  if (from2 === "passed" && to === "failed") return "regression";
+  if (from2 === "failed" && to === "passed") return "improvement";
+  return "other";
+}
+function side(c5) {
+  return { verdict: c5.verdict, behavior: c5.behavior, cause: c5.cause, page: c5.page ?? null };
+}
+function ran(row) {
+  return row.counts !== null;
+}
+function releaseSeries(rows2) {
+  const by = /* @__PURE__ */ new Map();
+  for (const r of rows2) {
+    if ((r.release ?? null) === null) continue;
+    const key = `${r.name}-${r.role}`;
+    by.set(key, [...by.get(key) ?? [], r]);
+  }
+  return [...by.values()].map((series) => {
+    const played2 = series.filter(ran);
+    const first = series[0];
+    const steps = played2.slice(1).map((newer, i2) => {
+      const older = played2[i2];
+      return { older, newer, changes: caseChanges(older, newer) };
+    });
+    return { name: first.name, role: first.role, title: first.title, notInstalled: series.filter((r) => !ran(r)), steps };
+  });
+}
+function compareMatrices(old, now) {
+  const before = new Map(old.file.rows.map((r) => [rowKey(r), r]));
+  const keys = new Set(now.file.rows.map(rowKey));
+  const rows2 = [];
+  for (const r of now.file.rows) {
+    const then = before.get(rowKey(r));
+    if (then === void 0) continue;
+    const changes = caseChanges(then, r);
+    rows2.push({
+      key: rowKey(r),
+      old: { version: then.version, reportDir: then.reportDir },
+      new: { version: r.version, reportDir: r.reportDir },
+      regressions: changes.filter((c5) => c5.kind === "regression"),
+      improvements: changes.filter((c5) => c5.kind === "improvement"),
+      other: changes.filter((c5) => c5.kind === "other")
+    });
+  }
+  const total = (k) => rows2.reduce((n3, r) => n3 + r[k].length, 0);
+  const about = (m) => ({ dir: m.dir, generatedAt: m.file.generatedAt, wsgate: m.file.wsgate });
+  return {
+    old: about(old),
+    new: about(now),
+    counts: { regressions: total("regressions"), improvements: total("improvements"), other: total("other"), rows: rows2.length },
+    rows: rows2,
+    added: now.file.rows.map(rowKey).filter((k) => !before.has(k)),
+    removed: old.file.rows.map(rowKey).filter((k) => !keys.has(k))
+  };
+}
+function comparisonText(c5) {
+  const n3 = (k, one2, many) => `${k} ${k === 1 ? one2 : many}`;
+  const lines = [
+    `compare: ${c5.old.dir} \u2192 ${c5.new.dir}: ${n3(c5.counts.regressions, "regression", "regressions")}, ${n3(c5.counts.improvements, "improvement", "improvements")}, ${c5.counts.other} other in ${n3(c5.counts.rows, "row", "rows")}`
+  ];
+  for (const r of c5.rows) {
+    const parts = [
+      r.regressions.length > 0 ? `regressions (passed \u2192 failed): ${r.regressions.map((x) => x.id).join(" ")}` : "",
+      r.improvements.length > 0 ? `improvements (failed \u2192 passed): ${r.improvements.map((x) => x.id).join(" ")}` : "",
+      r.other.length > 0 ? `other: ${r.other.map((x) => `${x.id} ${x.before.verdict} \u2192 ${x.after.verdict}`).join(", ")}` : ""
+    ].filter((p) => p !== "");
+    if (parts.length > 0) lines.push(`compare: ${r.key} ${r.old.version ?? "not installed"} \u2192 ${r.new.version ?? "not installed"}: ${parts.join("; ")}`);
+  }
+  if (c5.added.length > 0) lines.push(`compare: added (new only): ${c5.added.join(" ")}`);
+  if (c5.removed.length > 0) lines.push(`compare: removed (old only): ${c5.removed.join(" ")}`);
+  return `${lines.join("\n")}
+`;
+}
+var init_changes = __esm({
+  "src/matrix/changes.ts"() {
+    "use strict";
+    init_select();
+    init_result2();
+  }
+});
+
+// src/matrix/compare.ts
+var compare_exports = {};
+__export(compare_exports, {
+  compareOnly: () => compareOnly,
+  readMatrixAt: () => readMatrixAt,
+  writeComparison: () => writeComparison
+});
+import { existsSync as existsSync3, statSync as statSync4 } from "node:fs";
+import { mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
+import path18 from "node:path";
+async function readMatrixAt(where) {
+  const file2 = existsSync3(where) && statSync4(where).isDirectory() ? path18.join(where, "matrix.json") : where;
+  if (!existsSync3(file2)) throw new UsageError(`matrix --compare: ${where}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
+  let parsed;
+  try {
+    parsed = JSON.parse(await readFile2(file2, "utf8"));
+  } catch (err) {
+    throw new UsageError(`matrix --compare: ${file2}: ${err.message}`);
+  }
+  if (!Array.isArray(parsed.rows)) throw new UsageError(`matrix --compare: ${file2}: not a matrix.json (no rows)`);
+  return { dir: path18.dirname(file2), file: parsed };
+}
+async function writeComparison(old, now, outdir, out) {
+  const comparison = compareMatrices(old, now);
+  await mkdir2(outdir, { recursive: true });
+  const base = (dir) => {
+    const rel = path18.relative(outdir, dir);
+    return rel === "" ? "" : `${rel.split(path18.sep).join("/")}/`;
+  };
+  await writeFileAtomic(path18.join(outdir, "compare.html"), renderComparison(comparison, { old: base(old.dir), new: base(now.dir) }));
+  await writeFileAtomic(path18.join(outdir, "compare.json"), `${JSON.stringify(comparison, null, 2)}
+`);
+  out.write(comparisonText(comparison));
+  out.write(`compare: ${outdir}/compare.json, ${outdir}/compare.html
+`);
+}
+async function compareOnly(oldAt, newAt, outdir, out) {
+  await writeComparison(await readMatrixAt(oldAt), await readMatrixAt(newAt), outdir, out);
+  return ExitCode.Pass;
+}
+var init_compare = __esm({
+  "src/matrix/compare.ts"() {
+    "use strict";
+    init_errors();
+    init_files();
+    init_change_pages();
+    init_changes();
+  }
+});
+
+// src/matrix/registry.ts
+import { readdirSync as readdirSync4 } from "node:fs";
+import path19 from "node:path";
+function readRegistry(dir) {
+  let files;
+  try {
+    files = readdirSync4(dir).filter((f) => f.endsWith(".json")).sort();
+  } catch (err) {
+    throw new UsageError(`${dir}: cannot read the implementations: ${err.message}`);
+  }
+  const out = files.map((f) => {
+    const file2 = path19.join(dir, f);
+    const impl = readJsonFile(file2, "an implementation", zodValidator(file2, implementationSchema));
+    if (`${impl.name}.json` !== f) throw new UsageError(`${file2}: its name is ${JSON.stringify(impl.name)}: the file must be ${impl.name}.json`);
+    return impl;
+  });
+  if (out.length === 0) throw new UsageError(`${dir}: no implementation (NAME.json) in it`);
+  return out;
+}
+var build, install, version2, role, implementationSchema;
+var init_registry2 = __esm({
+  "src/matrix/registry.ts"() {
+    "use strict";
+    init_zod();
+    init_errors();
+    init_json_file();
+    build = external_exports.string().min(1).optional();
+    install = external_exports.discriminatedUnion("from", [
+      external_exports.object({
+        from: external_exports.literal("npm"),
+        package: external_exports.string().min(1),
+        prefix: external_exports.string().min(1).optional(),
+        // Its commands load the package from $WSGATE_NPM_PREFIX when it is set: `wsgate matrix --versions` can run its releases.
+        releases: external_exports.boolean().optional(),
+        build
+      }).strict(),
+      external_exports.object({ from: external_exports.literal("apt"), packages: external_exports.array(external_exports.string().min(1)).min(1), build }).strict(),
+      external_exports.object({ from: external_exports.literal("bundled"), build }).strict()
+    ]);
+    version2 = external_exports.discriminatedUnion("from", [
+      // node_modules/PACKAGE/package.json's version (under `prefix` when the install has one).
+      external_exports.object({ from: external_exports.literal("npm"), package: external_exports.string().min(1), prefix: external_exports.string().min(1).optional() }).strict(),
+      // dpkg's idea of the Debian package's version.
+      external_exports.object({ from: external_exports.literal("dpkg"), package: external_exports.string().min(1) }).strict(),
+      // The first line a command prints (e.g. `node --version`).
+      external_exports.object({ from: external_exports.literal("command"), command: external_exports.string().min(1) }).strict()
+    ]);
+    role = external_exports.object({
+      command: external_exports.string().min(1).optional(),
+      /** Extra `wsgate run` arguments this role needs. */
+      args: external_exports.array(external_exports.string()).default([]),
+      /** Case ids or patterns (as --cases takes them) this role cannot play: their cells say "unsupported", not failed. */
+      unsupported: external_exports.array(external_exports.string().min(1)).default([])
+    }).strict().refine((r) => r.command !== void 0 || r.args.length > 0, { message: "a role has a command or arguments" });
+    implementationSchema = external_exports.object({
+      /** The row's name: lower case, digits and dashes (the file is NAME.json). */
+      name: external_exports.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+      /** What a reader knows it by ("websockets (Python)"). */
+      title: external_exports.string().min(1),
+      language: external_exports.string().min(1),
+      homepage: external_exports.string().url(),
+      install,
+      version: version2,
+      roles: external_exports.object({ client: role.optional(), server: role.optional() }).strict(),
+      supports: external_exports.object({ permessageDeflate: external_exports.boolean(), http2: external_exports.boolean() }).strict(),
+      /** A proxy under test: the implementation it stands in front of (its row is named after the proxy). */
+      proxyFor: external_exports.string().optional(),
+      notes: external_exports.string().optional()
+    }).strict().refine((i2) => i2.roles.client !== void 0 || i2.roles.server !== void 0, { message: "an implementation has at least one role" });
+  }
+});
+
+// src/matrix/site.ts
+function renderSite(m, options = {}) {
+  const reports = options.reports ?? true;
+  const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a2, b) => Number(a2) - Number(b));
+  const shard = m.selection.shard === null ? "" : `, shard ${m.selection.shard.index}/${m.selection.shard.count}`;
+  const machine2 = `${m.machine.hostname}: ${m.machine.platform} ${m.machine.release} ${m.machine.arch}, ${m.machine.cpus} \xD7 ${m.machine.cpu}, Node.js ${m.machine.node}`;
+  const body = `<header class="bar">wsgate interop matrix</header>
+<main>
+<h1>Interop matrix</h1>
+<p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
+${pageLinks(options)}
+<div class="scroll"><table>
+<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
+${m.rows.map((r) => rowLine(r, groups, reports)).join("\n")}
+</table></div>
+<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
+${caseView(m.rows, reports)}
+</main>`;
+  return page("wsgate interop matrix", CSS2, body);
+}
+function pageLinks(links) {
+  const items = [
+    links.changes === true ? '<a href="changes.html">Across releases</a>: the cases whose verdict changed between consecutive releases' : "",
+    links.compare === true ? '<a href="compare.html">Comparison</a>: regressions and improvements since the matrix compared with' : ""
+  ].filter((l) => l !== "");
+  return items.length === 0 ? "" : `<ul>${items.map((l) => `<li>${l}</li>`).join("")}</ul>`;
+}
+function rowLine(r, groups, reports) {
+  const release = (r.release ?? null) === null ? "" : ` <span class="meta">@${escapeHtml(r.release ?? "")}</span>`;
+  const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a>${release} <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
+  if (r.error !== null && r.error !== void 0) {
+    return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
+  }
+  if (r.counts === null || r.reportDir === null) {
+    return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
+  }
+  const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
+  const cells = groups.map((g) => cell2(r.groups[g], report));
+  return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td>${cells.join("")}${cell2(r.counts, report)}</tr>`;
+}
+function cell2(c5, href) {
+  const link = (text) => href === null ? text : `<a href="${href}">${text}</a>`;
+  if (c5 === void 0 || c5.total === 0) return '<td class="cell case_missing">\u2013</td>';
+  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented">${link("unsupported")}</td>`;
+  const played2 = c5.total - c5.unsupported;
+  const cls = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
+  const title = `${c5.passed} passed, ${c5.failed} failed, ${c5.skipped} skipped, ${c5.unsupported} unsupported`;
+  return `<td class="cell ${cls}" title="${title}">${link(`${c5.passed}/${played2}`)}</td>`;
+}
+function caseView(rows2, reports) {
+  const failing = /* @__PURE__ */ new Map();
+  for (const r of rows2) {
+    for (const c5 of r.cases) {
+      if (c5.verdict !== "failed") continue;
+      const causes = failing.get(c5.id) ?? /* @__PURE__ */ new Map();
+      const who = `${r.title} (${r.role}): ${c5.behavior ?? "\u2013"} / ${c5.behaviorClose ?? "\u2013"}`;
+      causes.set(c5.cause ?? "no explanation", [
+        ...causes.get(c5.cause ?? "no explanation") ?? [],
+        reports ? `<a href="${encodeURI(rowKey(r))}/index.html">${escapeHtml(who)}</a>` : escapeHtml(who)
+      ]);
+      failing.set(c5.id, causes);
+    }
+  }
+  if (failing.size === 0) return '<h2 id="cases">By case</h2>\n<p>No row failed a case.</p>';
+  const ids = [...failing.keys()].sort(compareIds);
+  const sections2 = ids.map((id) => {
+    const causes = [...failing.get(id) ?? []].map(([cause, who]) => `<li>${escapeHtml(cause)}<ul class="who">${who.map((w) => `<li>${w}</li>`).join("")}</ul></li>`);
+    return `<h3 id="case-${escapeHtml(id)}">${escapeHtml(id)} <span class="meta">(group ${escapeHtml(groupOf2(id))})</span></h3>
+<ul>${causes.join("")}</ul>`;
+  });
+  return `<h2 id="cases">By case</h2>
+<p class="meta">Who fails each case, and why.</p>
+${sections2.join("\n")}`;
+}
+var CSS2;
+var init_site = __esm({
+  "src/matrix/site.ts"() {
+    "use strict";
+    init_select();
+    init_escape();
+    init_page();
+    init_result2();
+    CSS2 = `
+td.cell { text-align: center; white-space: nowrap; }
+td.cell a { color: inherit; text-decoration: none; display: block; }
+.meta { color: var(--muted); }
+/* The table scrolls inside its box, never the page (a phone); an install line breaks anywhere. */
+.scroll { max-width: 100%; overflow-x: auto; }
+td code { overflow-wrap: anywhere; }
+ul.who { margin: .2em 0 .8em; }
+`;
+  }
+});
+
+// src/matrix/matrix.ts
+var matrix_exports = {};
+__export(matrix_exports, {
+  mergeMatrix: () => mergeMatrix,
+  runMatrix: () => runMatrix
+});
+import { existsSync as existsSync4 } from "node:fs";
+import { mkdir as mkdir3, readFile as readFile3 } from "node:fs/promises";
+import path20 from "node:path";
+import { Writable as Writable4 } from "node:stream";
+async function runMatrix(o2, runRow2, out) {
+  const shard = parseShard2(o2.shard);
+  const rows2 = planRows(readRegistry(o2.implementations), o2, o2.root);
+  const old = (o2.compare ?? null) === null ? null : await readMatrixAt(o2.compare);
+  await mkdir3(o2.outdir, { recursive: true });
+  const common2 = [
+    ...o2.cases === null ? [] : ["--cases", ...o2.cases],
+    ...o2.quick ? ["--quick"] : [],
+    ...o2.jobs === null ? [] : ["--jobs", String(o2.jobs)],
+    ...o2.shard === null ? [] : ["--shard", o2.shard],
+    "--quiet",
+    "--no-github"
+  ];
+  const selection = { cases: o2.cases === null ? null : [...o2.cases], quick: o2.quick, shard };
+  const done = [];
+  const failed = [];
+  for (const row of rows2) {
+    if (o2.signal?.aborted === true) return ExitCode.Interrupted;
+    if (row.version === null) {
+      out.write(`matrix: ${row.key}: not installed; install: ${row.install}
+`);
+      done.push(notInstalledRow(rowHead(row)));
+      continue;
+    }
+    out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}
+`);
+    if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
+      done.push(ranRow(rowHead(row), o2.outdir, selection));
+      continue;
+    }
+    let error62 = null;
+    try {
+      const status = await runRow2(rowArgs(row, o2.outdir, common2));
+      if (isAborted(o2.signal)) return ExitCode.Interrupted;
+      if (status !== ExitCode.Pass && status !== ExitCode.Failure) error62 = `its run ended with exit status ${status}`;
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      error62 = err.message;
+    }
+    if (error62 !== null) {
+      out.write(`matrix: ${row.key}: could not run: ${error62}
+`);
+      failed.push(row.key);
+      done.push(failedRow(rowHead(row), error62));
+      continue;
+    }
+    done.push(ranRow(rowHead(row), o2.outdir, selection));
+  }
+  await writeMatrix(o2.outdir, matrixFile(selection, done), out, old);
+  return couldNotRun(failed, o2.outdir);
+}
+function couldNotRun(keys, dir) {
+  if (keys.length === 0) return ExitCode.Pass;
+  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? "row" : "rows"} could not run (${keys.join(", ")}): see ${path20.join(dir, "matrix.json")}`);
+}
+async function mergeMatrix(inputs, outdir, env2, out) {
+  if (inputs.length === 0) throw new UsageError("matrix --merge: name the shards\u2019 directories");
+  const shards = await Promise.all(inputs.map(readMatrix));
+  checkShards2(inputs, shards);
+  const first = shards[0];
+  const rows2 = [];
+  for (const head2 of first.rows) {
+    const key = rowKey(head2);
+    const ran2 = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.reportDir ?? null);
+    if (!head2.installed) {
+      rows2.push(notInstalledRow(head2));
+      continue;
+    }
+    const error62 = shards.map((s) => s.rows.find((r) => rowKey(r) === key)?.error ?? null).find((e) => e !== null);
+    if (error62 !== void 0) {
+      rows2.push(failedRow(head2, error62));
+      continue;
+    }
+    if (ran2.some((d) => d !== ran2[0])) throw new UsageError(`matrix --merge: row ${key} ran in some shards only`);
+    if (ran2[0] === null) {
+      rows2.push(ranRow(head2, outdir, first.selection));
+      continue;
+    }
+    const config2 = mergeConfig({ inputs: inputs.map((d) => path20.join(d, key)), outdir: path20.join(outdir, key), github: false }, env2);
+    await mergeRuns(config2, discard());
+    rows2.push(ranRow(head2, outdir, first.selection));
+  }
+  await writeMatrix(outdir, matrixFile({ ...first.selection, shard: null }, rows2, first.machine), out);
+  return couldNotRun(rows2.filter((r) => r.error !== null).map(rowKey), outdir);
+}
+async function writeMatrix(dir, file2, out, old = null) {
+  await mkdir3(dir, { recursive: true });
+  const series = releaseSeries(file2.rows);
+  if (series.length > 0) await writeFileAtomic(path20.join(dir, "changes.html"), renderReleaseChanges(series, file2.generatedAt));
+  if (old !== null) await writeComparison(old, { dir, file: file2 }, dir, out);
+  await writeFileAtomic(path20.join(dir, "index.html"), renderSite(file2, { changes: series.length > 0, compare: old !== null }));
+  await writeFileAtomic(path20.join(dir, "matrix.json"), `${JSON.stringify(file2, null, 2)}
+`);
+  const changed = series.flatMap(
+    (s) => s.steps.filter((st) => st.changes.length > 0).map((st) => `${s.name}-${s.role} ${st.older.release ?? ""} \u2192 ${st.newer.release ?? ""}: ${st.changes.map((c5) => c5.id).join(" ")}`)
+  );
+  if (series.length > 0)
+    out.write(changed.length === 0 ? "matrix: no verdict changed between consecutive releases\n" : changed.map((l) => `matrix: changed: ${l}
+`).join(""));
+  out.write(`matrix: ${file2.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ""}
+`);
+}
+async function readMatrix(dir) {
+  const file2 = path20.join(dir, "matrix.json");
+  if (!existsSync4(file2)) throw new UsageError(`matrix --merge: ${dir}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
+  return JSON.parse(await readFile3(file2, "utf8"));
+}
+function checkShards2(inputs, shards) {
+  const count6 = shards[0]?.selection.shard?.count;
+  const seen = /* @__PURE__ */ new Set();
+  for (const [i2, s] of shards.entries()) {
+    const sh = s.selection.shard;
+    if (sh === null || sh.count !== count6) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} is not a shard of ${count6 ?? "?"}`);
+    if (seen.has(sh.index)) throw new UsageError(`matrix --merge: shard ${sh.index}/${sh.count} is given twice`);
+    seen.add(sh.index);
+    if (s.rows.map(rowKey).join() !== shards[0]?.rows.map(rowKey).join()) throw new UsageError(`matrix --merge: ${inputs[i2] ?? ""} has other rows`);
+  }
+  if (seen.size !== count6) throw new UsageError(`matrix --merge: ${seen.size} of ${count6 ?? "?"} shards given`);
+}
+function parseShard2(shard) {
+  if (shard === null) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = Number(m?.[1]);
+  const count6 = Number(m?.[2]);
+  if (m === null || index < 1 || index > count6) throw new UsageError(`matrix: --shard ${shard}: give K/N with 1 <= K <= N`);
+  return { index, count: count6 };
+}
+function isAborted(signal) {
+  return signal?.aborted === true;
+}
+function discard() {
+  return new Writable4({ write: (_c2, _e, done) => done() });
+}
+var init_matrix = __esm({
+  "src/matrix/matrix.ts"() {
+    "use strict";
+    init_files();
+    init_judge_merge();
+    init_errors();
+    init_merge();
+    init_change_pages();
+    init_changes();
+    init_compare();
+    init_registry2();
+    init_result2();
+    init_rows();
+    init_site();
+  }
+});
+
+// src/protocol/deflate/params.ts
+function pythonInt(value) {
+  if (value === true) return 1n;
+  const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)[ \t\n\r\v\f]*$/.exec(value);
+  return m === null ? null : BigInt(m[1]);
+}
+function isWindowBits(value) {
+  return value >= WindowBits.min && value <= WindowBits.max;
+}
+function show(value) {
+  return value === true ? "True" : String(value);
+}
+function parseOffer(params) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const [rawName, value] of params) {
+    const name = rawName.toLowerCase();
+    const values = byName.get(name);
+    if (values === void 0) byName.set(name, [value]);
+    else values.push(value);
+  }
+  const offer = {
+    acceptNoContextTakeover: true,
+    acceptMaxWindowBits: false,
+    requestNoContextTakeover: false,
+    requestMaxWindowBits: 0
+  };
+  const illegalValue = (value, name) => `illegal extension parameter value '${show(value)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
+  for (const [name, values] of byName) {
+    if (values.length > 1) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    const value = values[0];
+    switch (name) {
+      case Param.clientMaxWindowBits: {
+        if (value !== true) {
+          const bits = pythonInt(value);
+          if (bits === null) return illegalValue(value, name);
+          if (!isWindowBits(bits)) return illegalValue(bits, name);
+        }
+        offer.acceptMaxWindowBits = true;
+        break;
+      }
+      case Param.clientNoContextTakeover:
+        if (value !== true) return illegalValue(value, name);
+        offer.acceptNoContextTakeover = true;
+        break;
+      case Param.serverMaxWindowBits: {
+        const bits = pythonInt(value);
+        if (bits === null) return illegalValue(value, name);
+        if (!isWindowBits(bits)) return illegalValue(bits, name);
+        offer.requestMaxWindowBits = Number(bits);
+        break;
+      }
+      case Param.serverNoContextTakeover:
+        if (value !== true) return illegalValue(value, name);
+        offer.requestNoContextTakeover = true;
+        break;
+      default:
+        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    }
+  }
+  return offer;
+}
+function parseDeflateOffers(extensions) {
+  const offers = [];
+  for (const extension of extensions) {
+    if (extension.name.toLowerCase() !== EXTENSION_NAME) continue;
+    const parsed = parseOffer(extension.params);
+    if (typeof parsed === "string") return { ok: false, reason: parsed };
+    offers.push(parsed);
+  }
+  return { ok: true, offers };
+}
+function checkAccept(accept) {
+  const { offer } = accept;
+  if (offer.requestMaxWindowBits !== 0 && !isWindowBits(offer.requestMaxWindowBits)) {
+    throw new Error(`invalid value ${offer.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
+  }
+  if (accept.requestNoContextTakeover && !offer.acceptNoContextTakeover) {
+    throw new Error("invalid value true for requestNoContextTakeover - feature unsupported by client");
+  }
+  if (accept.requestMaxWindowBits !== 0 && !isWindowBits(accept.requestMaxWindowBits)) {
+    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - permissible values 8-15`);
+  }
+  if (accept.requestMaxWindowBits !== 0 && !offer.acceptMaxWindowBits) {
+    throw new Error(`invalid value ${accept.requestMaxWindowBits} for requestMaxWindowBits - feature unsupported by client`);
+  }
+}
+function acceptExtensionString(accept) {
+  checkAccept(accept);
+  let s = EXTENSION_NAME;
+  if (accept.offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
+  if (accept.offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${accept.offer.requestMaxWindowBits}`;
+  if (accept.requestNoContextTakeover) s += `; ${Param.clientNoContextTakeover}`;
+  if (accept.requestMaxWindowBits !== 0) s += `; ${Param.clientMaxWindowBits}=${accept.requestMaxWindowBits}`;
+  return s;
+}
+function serverAgreement(accept) {
+  checkAccept(accept);
+  return {
+    compressNoContextTakeover: accept.offer.requestNoContextTakeover,
+    compressWindowBits: accept.offer.requestMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: accept.requestNoContextTakeover,
+    decompressWindowBits: accept.requestMaxWindowBits || WindowBits.default,
+    decompressWindowParam: Param.clientMaxWindowBits
+  };
+}
+function offerExtensionString(offer) {
+  let s = `${EXTENSION_NAME}; ${Param.clientNoContextTakeover}; ${Param.clientMaxWindowBits}`;
+  if (offer.requestNoContextTakeover) s += `; ${Param.serverNoContextTakeover}`;
+  if (offer.requestMaxWindowBits !== 0) s += `; ${Param.serverMaxWindowBits}=${offer.requestMaxWindowBits}`;
+  return s;
+}
+function parseDeflateResponse(params) {
+  const response = { clientMaxWindowBits: 0, clientNoContextTakeover: false, serverMaxWindowBits: 0, serverNoContextTakeover: false };
+  const seen = /* @__PURE__ */ new Set();
+  for (const [rawName, value] of params) {
+    const name = rawName.toLowerCase();
+    if (seen.has(name)) return `multiple occurrence of extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    seen.add(name);
+    const illegal = (v) => `illegal extension parameter value '${show(v)}' for parameter '${name}' of extension '${EXTENSION_NAME}'`;
+    switch (name) {
+      case Param.clientMaxWindowBits:
+      case Param.serverMaxWindowBits: {
+        const bits = pythonInt(value);
+        if (bits === null) return illegal(value);
+        if (!isWindowBits(bits)) return illegal(bits);
+        if (name === Param.clientMaxWindowBits) response.clientMaxWindowBits = Number(bits);
+        else response.serverMaxWindowBits = Number(bits);
+        break;
+      }
+      case Param.clientNoContextTakeover:
+      case Param.serverNoContextTakeover:
+        if (value !== true) return illegal(value);
+        if (name === Param.clientNoContextTakeover) response.clientNoContextTakeover = true;
+        else response.serverNoContextTakeover = true;
+        break;
+      default:
+        return `illegal extension parameter '${name}' for extension '${EXTENSION_NAME}'`;
+    }
+  }
+  return response;
+}
+function clientAgreement(response) {
+  return {
+    compressNoContextTakeover: response.clientNoContextTakeover,
+    compressWindowBits: response.clientMaxWindowBits || WindowBits.default,
+    decompressNoContextTakeover: response.serverNoContextTakeover,
+    decompressWindowBits: response.serverMaxWindowBits || WindowBits.default,
+    decompressWindowParam: Param.serverMaxWindowBits
+  };
+}
+function isDeflateExtension(name) {
+  return name.toLowerCase() === EXTENSION_NAME;
+}
+var EXTENSION_NAME, Param, WindowBits;
+var init_params = __esm({
+  "src/protocol/deflate/params.ts"() {
+    "use strict";
+    EXTENSION_NAME = "permessage-deflate";
+    Param = {
+      serverNoContextTakeover: "server_no_context_takeover",
+      clientNoContextTakeover: "client_no_context_takeover",
+      serverMaxWindowBits: "server_max_window_bits",
+      clientMaxWindowBits: "client_max_window_bits"
+    };
+    WindowBits = { min: 8, max: 15, default: 15 };
+  }
+});
+
+// src/protocol/handshake.ts
+import { createHash as createHash4 } from "node:crypto";
+function computeAccept(key) {
+  return createHash4("sha1").update(key + WS_GUID, "latin1").digest("base64");
+}
+function findHeadEnd(data) {
+  const i2 = data.indexOf(HEAD_END);
+  return i2 < 0 ? -1 : i2 + 4;
+}
+function parseUpgradeRequest(head2) {
+  try {
+    return parse3(head2);
+  } catch (err) {
+    return fail2(400, `could not parse HTTP request (${String(err)})`);
+  }
+}
+function parse3(head2) {
+  const end = findHeadEnd(head2);
+  const raw = head2.toString("latin1", 0, end < 0 ? head2.length : end);
+  const lines = raw.split("\r\n");
+  while (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  const line2 = parseRequestLine(lines[0] ?? "");
+  if (!Array.isArray(line2)) return line2;
+  const [method, target] = line2;
+  const headers = parseHeaders(lines.slice(1));
+  if (!(headers instanceof Map)) return headers;
+  const checked = checkUpgradeHeaders(headers);
+  if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
+  const q = target.indexOf("?");
+  const path34 = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
+  return { ok: true, request: { method, target, path: path34, query, headers, key: checked.key, version: checked.version, raw } };
+}
+function parseRequestLine(requestLine) {
+  const parts = requestLine.trim().split(/[ \t]+/);
+  if (parts.length !== 3 || parts[0] === "" || /[\r\n]/.test(requestLine)) {
+    return fail2(400, `Bad HTTP request status line ${show2(requestLine)}`);
+  }
+  const [method, target, httpVersion] = parts;
+  if (method !== "GET") {
+    return fail2(405, `HTTP method ${show2(method)} not allowed`, [["Allow", "GET"]]);
+  }
+  if (httpVersion !== "HTTP/1.1") return fail2(505, `Unsupported HTTP version ${show2(httpVersion)}`);
+  if (!target.startsWith("/")) return fail2(400, `HTTP request target must start with "/": ${show2(target)}`);
+  if (target.includes("#")) return fail2(400, `HTTP requested resource contains a fragment identifier ${show2(target)}`);
+  return [method, target];
+}
+function parseHeaders(lines) {
+  const headers = /* @__PURE__ */ new Map();
+  for (const line2 of lines) {
+    if (line2.startsWith(" ") || line2.startsWith("	")) return fail2(400, `HTTP header line folding not allowed ${show2(line2)}`);
+    if (/[\r\n]/.test(line2)) return fail2(400, `bare CR or LF in HTTP header line ${show2(line2)}`);
+    const colon = line2.indexOf(":");
+    if (colon < 0) return fail2(400, `HTTP header line without a colon ${show2(line2)}`);
+    const name = line2.slice(0, colon);
+    if (!TOKEN.test(name)) return fail2(400, `bad HTTP header name ${show2(name)}`);
+    const value = line2.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    const key = name.toLowerCase();
+    const values = headers.get(key);
+    if (values === void 0) headers.set(key, [value]);
+    else values.push(value);
+  }
+  return headers;
+}
+function checkUpgradeHeaders(headers) {
+  const host = headers.get("host");
+  if (host === void 0) return fail2(400, "HTTP Host header missing in opening handshake request");
+  if (host.length > 1) return fail2(400, "HTTP Host header appears more than once in opening handshake request");
+  const upgrade = headers.get("upgrade");
+  if (upgrade === void 0) {
+    return { ...fail2(426, "HTTP Upgrade header missing: this is a WebSocket endpoint", [["Upgrade", "websocket"]]), plainHttp: true };
+  }
+  if (!hasToken(upgrade, "websocket")) {
+    return fail2(400, `HTTP Upgrade headers do not include 'websocket' value (case-insensitive): ${show2(upgrade.join(", "))}`);
+  }
+  const connection = headers.get("connection");
+  if (connection === void 0) return fail2(400, "HTTP Connection header missing");
+  if (!hasToken(connection, "upgrade")) {
+    return fail2(400, `HTTP Connection headers do not include 'upgrade' value (case-insensitive): ${show2(connection.join(", "))}`);
+  }
+  const versions = headers.get("sec-websocket-version");
+  if (versions !== void 0 && versions.length > 1) {
+    return fail2(400, "HTTP Sec-WebSocket-Version header appears more than once in opening handshake request");
+  }
+  const version3 = versions?.[0];
+  if (version3 === void 0 || !SUPPORTED_VERSIONS.has(version3)) {
+    const what = version3 === void 0 ? "HTTP Sec-WebSocket-Version header missing" : `WebSocket version ${show2(version3)} not supported`;
+    return fail2(426, `${what} (supported versions: 13)`, [["Sec-WebSocket-Version", "13"]]);
+  }
+  const keys = headers.get("sec-websocket-key");
+  if (keys === void 0) return fail2(400, "HTTP Sec-WebSocket-Key header missing");
+  if (keys.length > 1) return fail2(400, "HTTP Sec-WebSocket-Key header appears more than once in opening handshake request");
+  const key = keys[0];
+  if (!KEY_16_BYTES.test(key)) {
+    return fail2(400, `bad Sec-WebSocket-Key (must be 16 bytes in base64: 24 characters ending "=="): ${show2(key)}`);
+  }
+  const extensions = headers.get("sec-websocket-extensions");
+  if (extensions !== void 0 && extensions.length > 1) {
+    return fail2(400, "HTTP Sec-WebSocket-Extensions header appears more than once in opening handshake request");
+  }
+  return { key, version: version3 };
+}
+function hasToken(values, token) {
+  for (const v of values) {
+    for (const element of v.split(",")) {
+      if (element.trim().toLowerCase() === token) return true;
+    }
+  }
+  return false;
+}
+function fail2(status, reason, headers) {
+  return headers === void 0 ? { ok: false, status, reason } : { ok: false, status, reason, headers };
+}
+function show2(value) {
+  const cut2 = value.length > SHOW_MAX ? `${value.slice(0, SHOW_MAX)}...` : value;
+  return JSON.stringify(cut2);
+}
+function buildSwitchingProtocols(accept, options) {
+  let response = `HTTP/1.1 101 Switching Protocols\r
+Server: ${options.server}\r
+X-Powered-By: ${options.poweredBy}\r
+Upgrade: WebSocket\r
+Connection: Upgrade\r
+Sec-WebSocket-Accept: ${accept}\r
+`;
+  if (options.extensions !== void 0 && options.extensions !== null && options.extensions !== "") {
+    response += `Sec-WebSocket-Extensions: ${options.extensions}\r
+`;
+  }
+  return `${response}\r
+`;
+}
+function buildHttpResponse(status, contentType2, body) {
+  const head2 = [
+    `HTTP/1.1 ${status} ${STATUS_PHRASES[status] ?? ""}`,
+    `Content-Type: ${contentType2}`,
+    `Content-Length: ${body.length}`,
+    "Cache-Control: no-store",
+    "Connection: close"
+  ];
+  return Buffer.concat([Buffer.from(`${head2.join("\r\n")}\r
+\r
+`, "latin1"), body]);
+}
+function buildStatusPage(title, text) {
+  const body = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>
+`;
+  return `HTTP/1.1 200 OK\r
+Content-Type: text/html; charset=utf-8\r
+Content-Length: ${Buffer.byteLength(body, "utf8")}\r
+Connection: close\r
+\r
+${body}`;
+}
+function buildHttpError(status, reason, headers) {
+  const phrase = STATUS_PHRASES[status] ?? "Error";
+  let line2 = reason.replace(/[\r\n]/g, "");
+  if (line2.length > BODY_REASON_MAX) {
+    line2 = line2.slice(0, BODY_REASON_MAX);
+    if (/[\uD800-\uDBFF]$/.test(line2)) line2 = line2.slice(0, -1);
+  }
+  const body = `${line2}
+`;
+  let response = `HTTP/1.1 ${status} ${phrase}\r
+`;
+  for (const [name, value] of headers ?? []) {
+    response += `${name.replace(/[\r\n:]/g, "")}: ${value.replace(/[\r\n]/g, "")}\r
+`;
+  }
+  response += `Content-Type: text/plain; charset=utf-8\r
+Content-Length: ${Buffer.byteLength(body, "utf8")}\r
+Connection: close\r
+\r
+${body}`;
+  return response;
+}
+function parseExtensionsHeader(value) {
+  const result = [];
+  let current = null;
+  let item = "";
+  let quoted = false;
+  const flushItem = (endsExtension) => {
+    const text = item;
+    item = "";
+    if (current === null) {
+      const name = text.trim().toLowerCase();
+      if (name !== "") current = { name, params: [] };
+    } else {
+      const eq = text.indexOf("=");
+      const pname = (eq < 0 ? text : text.slice(0, eq)).trim().toLowerCase();
+      if (pname !== "") {
+        const pvalue = eq < 0 ? true : text.slice(eq + 1).trim();
+        current.params.push([pname, pvalue]);
+      }
+    }
+    if (endsExtension) {
+      if (current !== null) result.push(current);
+      current = null;
+    }
+  };
+  for (let i2 = 0; i2 < value.length; i2++) {
+    const c5 = value[i2];
+    if (quoted) {
+      if (c5 === "\\" && i2 + 1 < value.length) item += value[++i2];
+      else if (c5 === '"') quoted = false;
+      else item += c5;
+    } else if (c5 === '"') {
+      quoted = true;
+    } else if (c5 === ",") {
+      flushItem(true);
+    } else if (c5 === ";") {
+      flushItem(false);
+    } else {
+      item += c5;
+    }
+  }
+  flushItem(true);
+  return result;
+}
+var HEAD_END, HeadReader, TOKEN, KEY_16_BYTES, SUPPORTED_VERSIONS, SHOW_MAX, STATUS_PHRASES, BODY_REASON_MAX;
+var init_handshake = __esm({
+  "src/protocol/handshake.ts"() {
+    "use strict";
+    init_constants();
+    HEAD_END = Buffer.from("\r\n\r\n", "latin1");
+    HeadReader = class {
+      constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+      }
+      maxBytes;
+      chunks = [];
+      bytes = 0;
+      /** 'more' until the empty line arrives; then the head (through it) and the bytes after it; 'too-big' past the limit. */
+      push(chunk) {
+        this.chunks.push(chunk);
+        this.bytes += chunk.length;
+        const data = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+        this.chunks = [data];
+        const end = findHeadEnd(data);
+        if (end < 0 ? this.bytes > this.maxBytes : end > this.maxBytes) {
+          this.chunks = [];
+          return "too-big";
+        }
+        if (end < 0) return "more";
+        this.chunks = [];
+        return { head: data.subarray(0, end), rest: data.subarray(end) };
+      }
+    };
+    TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+    KEY_16_BYTES = /^[A-Za-z0-9+/]{22}==$/;
+    SUPPORTED_VERSIONS = /* @__PURE__ */ new Set(["13", "8"]);
+    SHOW_MAX = 80;
+    STATUS_PHRASES = {
+      200: "OK",
+      400: "Bad Request",
+      403: "Forbidden",
+      404: "Not Found",
+      405: "Method Not Allowed",
+      408: "Request Timeout",
+      413: "Content Too Large",
+      426: "Upgrade Required",
+      429: "Too Many Requests",
+      431: "Request Header Fields Too Large",
+      500: "Internal Server Error",
+      501: "Not Implemented",
+      503: "Service Unavailable",
+      505: "HTTP Version Not Supported"
+    };
+    BODY_REASON_MAX = 200;
+  }
+});
+
+// src/server/route-target.ts
+function reject(status, reason) {
+  return { kind: "reject", status, reason };
+}
+function parseIndex(value) {
+  if (value === null || value === void 0 || !/^\s*\d{1,9}\s*$/.test(value)) return null;
+  return Number(value.trim());
+}
+function agentProblem(agent) {
+  if (agent.trim() === "") return "agent must not be empty";
+  if (agent.length > MAX_AGENT_LENGTH) return `agent name longer than ${MAX_AGENT_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(agent)) return "agent name contains control characters";
+  return null;
+}
+function parseTarget(request, selected) {
+  const q = request.query;
+  const agents = q.getAll("agent");
+  if (agents.length > 1) return reject(400, "more than one agent parameter");
+  const agent = agents[0];
+  if (agent !== void 0) {
+    const problem = agentProblem(agent);
+    if (problem !== null) return reject(400, problem);
+  }
+  let index = null;
+  const cases2 = q.getAll("case");
+  const tuples = q.getAll("casetuple");
+  if (cases2.length > 1 || tuples.length > 1) return reject(400, "more than one case parameter");
+  if (tuples[0] !== void 0) {
+    const at = selected.findIndex((c5) => c5.id === tuples[0]?.trim());
+    if (at < 0) return reject(404, `no selected case has the id ${JSON.stringify(tuples[0])}`);
+    index = at + 1;
+  }
+  if (cases2[0] !== void 0) {
+    index = parseIndex(cases2[0]);
+    if (index === null) return reject(400, `case must be a whole number, got ${JSON.stringify(cases2[0])}`);
+  }
+  if (index !== null && (index < 1 || index > selected.length)) {
+    return reject(404, `case ${index} not found: ${selected.length} cases are selected (1..${selected.length})`);
+  }
+  const def = index === null ? void 0 : selected[index - 1];
+  const extensionHeaders = request.headers.get("sec-websocket-extensions") ?? [];
+  const offers = parseDeflateOffers(parseExtensionsHeader(extensionHeaders.join(", ")));
+  if (!offers.ok) return reject(400, offers.reason);
+  return { agent, index, def, offers: offers.offers };
+}
+function prettyDescription(description) {
+  const cut2 = description.indexOf("<");
+  return (cut2 >= 0 ? description.slice(0, cut2) : description).replace(/\s+/g, " ").trim();
+}
+function runKey(agent, index) {
+  return `${agent}\0${index}`;
+}
+var MAX_AGENT_LENGTH;
+var init_route_target = __esm({
+  "src/server/route-target.ts"() {
+    "use strict";
+    init_params();
+    init_handshake();
+    MAX_AGENT_LENGTH = 256;
+  }
+});
+
+// src/config/run-config.ts
+var run_config_exports = {};
+__export(run_config_exports, {
+  DEFAULT_BROWSER_TIMEOUT: () => DEFAULT_BROWSER_TIMEOUT,
+  DEFAULT_SERVER_START_TIMEOUT: () => DEFAULT_SERVER_START_TIMEOUT,
+  REFERENCE_SERVER_COMMAND: () => REFERENCE_SERVER_COMMAND,
+  resolveRunConfig: () => resolveRunConfig
+});
+import path21 from "node:path";
+function resolveRunConfig(input3, sources = {}) {
+  const o2 = parseWith(runSchema, withSpec(input3, sources.spec));
+  const server = serverUnderTest(o2);
+  if (server === null) return clientRunConfig(o2, sources);
+  const anyWss = [server.url, ...(sources.spec?.servers ?? []).map((s) => s.url)].some((u2) => u2.startsWith("wss:"));
+  const tls5 = resolveTls(o2, anyWss, "server", server.command !== null);
+  if (o2.tls) secureUrl(server);
+  const specServer = sources.spec?.servers?.[0];
+  if (specServer !== void 0 && o2.serverUrl === specServer.url && o2.agent === null) server.agent = specServer.agent;
+  return {
+    role: "server",
+    ...runSettings(o2, sources, tls5, "./reports/servers", "wsgate-reference-ws", true),
+    servers: [server, ...moreServers(o2, server, sources.spec, o2.tls)],
+    // The bundled server sends no Server header and listens on a free port: it has a name of its own.
+    agentFromServer: o2.agent === null && server.command !== REFERENCE_SERVER_COMMAND,
+    seed: o2.seed
+  };
+}
+function clientRunConfig(o2, sources) {
+  const { host, port, secure } = parseListenUrl(o2.url);
+  const tls5 = resolveTls(o2, secure, "client", false);
+  const browser = browserChoice(o2, tls5 !== null);
+  const defaultAgent = browser !== null ? browser.engine : o2.client === null ? "wsgate-reference-ws" : "client";
+  return {
+    role: "client",
+    ...runSettings(o2, sources, tls5, "./reports/clients", defaultAgent, false),
+    ...listenSettings(host, port, sources.env),
+    client: o2.client,
+    // The bundled client drives the cases itself: one process instead of one per case; so does a browser's page.
+    clientLoops: o2.clientLoops || o2.client === null,
+    browser,
+    agentGiven: o2.agent !== null
+  };
+}
+function browserChoice(o2, tls5) {
+  if (o2.browser === null) {
+    const stray = o2.browserPath !== null ? "--browser-path" : o2.browserTimeout !== null ? "--browser-timeout" : null;
+    if (stray !== null) throw new UsageError(`${stray} goes with --browser chromium|firefox|webkit`);
+    return null;
+  }
+  const clash = o2.client !== null ? ["--client", "the browser is the client"] : o2.clientLoops ? ["--client-loops", "a browser always plays every case itself"] : o2.jobs !== null ? ["--jobs", "a browser plays its cases one after another, in order"] : o2.http2 ? ["--http2", "a browser chooses HTTP/2 for a WebSocket itself; wsgate cannot make it"] : tls5 && o2.browser === "firefox" ? [
+    "--tls (wss://) for firefox",
+    "a fresh Firefox profile trusts a CA only through NSS's certutil (its certificate database), which wsgate does not use; test Firefox over ws://"
+  ] : null;
+  if (clash !== null) throw new UsageError(`--browser does not go with ${clash[0]}: ${clash[1]}`);
+  return { engine: o2.browser, path: o2.browserPath, timeoutS: o2.browserTimeout ?? DEFAULT_BROWSER_TIMEOUT };
+}
+function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
+  if (o2.repro && o2.http2) throw new UsageError("--repro writes scripts that replay HTTP/1.1 connections: it does not go with --http2");
+  const agent = o2.agent ?? defaultAgent;
+  const problem = agentProblem(agent);
+  if (problem !== null) throw new UsageError(`--agent: ${problem}`);
+  const outdir = path21.resolve(o2.outdir ?? defaultOutdir);
+  return {
+    agent,
+    outdir,
+    cases: splitList(o2.cases),
+    excludeCases: splitList(o2.excludeCases),
+    caseTimeout: o2.caseTimeout,
+    strict: o2.strict,
+    failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
+    baseline: o2.baseline === null ? null : path21.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path21.resolve(o2.writeBaseline),
+    github: o2.github,
+    quiet: o2.quiet,
+    junit: path21.resolve(o2.junit ?? path21.join(outdir, "junit.xml")),
+    json: path21.resolve(o2.json ?? path21.join(outdir, "summary.json")),
+    logLevel: o2.logLevel,
+    // The profile measures each case's growth of the peer's one process tree: cases at once would share
+    // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
+    jobs: o2.jobs ?? (o2.robustness ? 1 : defaultJobs()),
+    shard: resolveShard(o2.shard),
+    extended: o2.extended,
+    robustness: checkRobustness({ ...o2, servers }),
+    budgets: parseBudgets(o2.budget, o2.robustness),
+    quick: o2.quick,
+    // A repro script replays an HTTP/1.1 connection: a run over HTTP/2 keeps no recording.
+    repro: { record: !o2.http2, scripts: o2.repro },
+    ...specExtras(sources, tls5, o2.http2)
+  };
+}
+function serverUnderTest(o2) {
+  const serverFlag = o2.serverUrl !== null ? "--server-url" : o2.server !== null ? "--server" : o2.restartServer ? "--restart-server" : null;
+  if (o2.role === "client" && serverFlag !== null) throw new UsageError(`${serverFlag} tests a server: it does not go with --role client`);
+  if (o2.role !== "server" && serverFlag === null) {
+    if (o2.seed !== null) throw new UsageError("--seed applies when servers are tested (--role server, --server-url)");
+    return null;
+  }
+  if (o2.client !== null) throw new UsageError("--client tests a client: it does not go with --role server, --server-url or --server");
+  if (o2.clientLoops) throw new UsageError("--client-loops tests a client: it does not go with --role server, --server-url or --server");
+  if (o2.restartServer && o2.server === null && o2.serverUrl !== null)
+    throw new UsageError("--restart-server needs --server CMD (wsgate can only restart a server it started)");
+  const embedded = o2.server === null && o2.serverUrl === null;
+  const target = parseServerUrl(o2.serverUrl ?? "ws://127.0.0.1:0");
+  if (target.port === 0 && o2.server === null && !embedded)
+    throw new UsageError("--server-url: port 0 needs --server CMD (a free port is chosen for the server wsgate starts)");
+  return {
+    ...target,
+    agent: null,
+    command: o2.server ?? (embedded ? REFERENCE_SERVER_COMMAND : null),
+    // The robustness profile restarts a server it started and took down, unless told otherwise.
+    restart: o2.restartServer || o2.robustness && (o2.server !== null || embedded),
+    startTimeout: o2.serverStartTimeout ?? DEFAULT_SERVER_START_TIMEOUT
+  };
+}
+function moreServers(o2, first, spec, tls5) {
+  const listed = spec?.servers ?? [];
+  if (listed.length < 2 || o2.serverUrl !== listed[0]?.url) return [];
+  if (o2.server !== null)
+    throw new UsageError(
+      `--server starts one server, but ${spec?.file ?? "the spec file"} lists ${listed.length}: give each its own run, or start them yourself`
+    );
+  const agents = listed.map((s) => s.agent).filter((a2) => a2 !== null);
+  const twice = agents.find((a2, i2) => agents.indexOf(a2) !== i2);
+  if (twice !== void 0) throw new UsageError(`${spec?.file ?? "the spec file"}: two servers are named ${JSON.stringify(twice)}; each needs its own agent`);
+  const more = listed.slice(1).map((s) => ({ ...first, ...parseServerUrl(s.url), agent: s.agent, command: null, restart: false }));
+  if (tls5) for (const s of more) secureUrl(s);
+  return more;
+}
+function secureUrl(server) {
+  if (server.url.startsWith("ws:")) server.url = `wss:${server.url.slice(3)}`;
+}
+var DEFAULT_BROWSER_TIMEOUT, REFERENCE_SERVER_COMMAND, DEFAULT_SERVER_START_TIMEOUT;
+var init_run_config = __esm({
+  "src/config/run-config.ts"() {
+    "use strict";
+    init_errors();
+    init_verdicts();
+    init_route_target();
+    init_patterns();
+    init_parallel();
+    init_schema();
+    init_budgets2();
+    init_url();
+    DEFAULT_BROWSER_TIMEOUT = 30;
+    REFERENCE_SERVER_COMMAND = "{reference-server}";
+    DEFAULT_SERVER_START_TIMEOUT = 30;
+  }
+});
+
+// src/policy/case-limits.ts
+function caseTimeoutFor(def, config2) {
+  if (config2.caseTimeout !== null) return config2.caseTimeout;
+  const budgets = config2.budgets ?? DEFAULT_BUDGETS;
+  const robustness = def.attack !== void 0 || def.attackBudget !== void 0;
+  const own2 = (def.schedule?.maxSeconds ?? 0) * (robustness ? Math.max(1, budgets.timeScale) : 1);
+  const stalled = def.schedule?.stall === true || def.attackBudget?.stall === true ? budgets.stallMs / 1e3 : 0;
+  return Math.max(DEFAULT_CASE_TIMEOUT, Math.ceil(own2 + stalled) + 5);
+}
+var DEFAULT_CASE_TIMEOUT;
+var init_case_limits = __esm({
+  "src/policy/case-limits.ts"() {
+    "use strict";
+    init_budgets();
+    DEFAULT_CASE_TIMEOUT = 30;
   }
 });
 
@@ -80143,13 +80481,13 @@ var init_connection = __esm({
     init_wire_recorder();
     Connection = class {
       /** `stream`: the socket (RFC 6455) or an HTTP/2 stream (RFC 8441); `socket`: the TCP (TLS) connection under it. */
-      constructor(stream, options, side, transport = TCP, socket = stream) {
+      constructor(stream, options, side2, transport = TCP, socket = stream) {
         this.stream = stream;
         this.options = options;
-        this.side = side;
+        this.side = side2;
         this.transport = transport;
         this.socket = socket;
-        this.outbox = new Outbox(stream, this.outboxLink(), side.role === "client" ? side.chopGapNs ?? 0 : 0);
+        this.outbox = new Outbox(stream, this.outboxLink(), side2.role === "client" ? side2.chopGapNs ?? 0 : 0);
         this.sender = new Sender(this.outbox, {
           state: () => this.phase,
           deflate: () => this.deflate,
@@ -81403,9 +81741,9 @@ var init_browser_page = __esm({
 
 // src/server/static-files.ts
 import { realpath, stat as stat2 } from "node:fs/promises";
-import path20 from "node:path";
+import path22 from "node:path";
 function contentType(file2) {
-  return CONTENT_TYPES[path20.extname(file2)] ?? "application/octet-stream";
+  return CONTENT_TYPES[path22.extname(file2)] ?? "application/octet-stream";
 }
 async function fileInside(dir, base, rel) {
   let decoded;
@@ -81415,12 +81753,12 @@ async function fileInside(dir, base, rel) {
     return null;
   }
   if (decoded.includes("\0")) return null;
-  let file2 = path20.resolve(base, decoded);
+  let file2 = path22.resolve(base, decoded);
   try {
-    if ((await stat2(file2)).isDirectory()) file2 = path20.join(file2, "index.html");
+    if ((await stat2(file2)).isDirectory()) file2 = path22.join(file2, "index.html");
     const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
-    const inside = path20.relative(realDir, real);
-    if (inside === "" || inside.startsWith("..") || path20.isAbsolute(inside)) return null;
+    const inside = path22.relative(realDir, real);
+    if (inside === "" || inside.startsWith("..") || path22.isAbsolute(inside)) return null;
     return (await stat2(real)).isFile() ? real : null;
   } catch {
     return null;
@@ -81443,7 +81781,7 @@ var init_static_files = __esm({
 });
 
 // src/server/pages.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 function fuzzingServerPages(outdir) {
   const page2 = Buffer.from(browserPage({ wsPort: null, reportsHref: `${REPORTS_PATH}index.html` }), "utf8");
   return async (target) => {
@@ -81457,7 +81795,7 @@ function fuzzingServerPages(outdir) {
     if (!urlPath.startsWith(REPORTS_PATH)) return null;
     const file2 = await fileInside(outdir, outdir, urlPath.slice(REPORTS_PATH.length));
     if (file2 === null) return buildHttpResponse(404, CONTENT_TYPES[".txt"] ?? "", Buffer.from("not found\n"));
-    return buildHttpResponse(200, contentType(file2), await readFile3(file2));
+    return buildHttpResponse(200, contentType(file2), await readFile4(file2));
   };
 }
 var REPORTS_PATH;
@@ -82596,7 +82934,7 @@ var init_browser = __esm({
 import { createHash as createHash5, X509Certificate } from "node:crypto";
 import { accessSync as accessSync2, constants as constants5 } from "node:fs";
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path21 from "node:path";
+import path23 from "node:path";
 function findExecutable(name, env2 = process.env) {
   const runnable = (file2) => {
     try {
@@ -82606,9 +82944,9 @@ function findExecutable(name, env2 = process.env) {
       return false;
     }
   };
-  if (name.includes("/")) return runnable(name) ? path21.resolve(name) : null;
-  for (const dir of (env2.PATH ?? "").split(path21.delimiter).filter((d) => d !== "")) {
-    const file2 = path21.join(dir, name);
+  if (name.includes("/")) return runnable(name) ? path23.resolve(name) : null;
+  for (const dir of (env2.PATH ?? "").split(path23.delimiter).filter((d) => d !== "")) {
+    const file2 = path23.join(dir, name);
     if (runnable(file2)) return file2;
   }
   return null;
@@ -82621,7 +82959,7 @@ function discoverEngine(kind, env2 = process.env) {
   return null;
 }
 function webkitPort(executable) {
-  return path21.basename(executable).startsWith("cog") ? "wpe" : "gtk";
+  return path23.basename(executable).startsWith("cog") ? "wpe" : "gtk";
 }
 function engineArgv(kind, plan) {
   const { executable, page: page2, profile, env: env2, spki } = plan;
@@ -82659,7 +82997,7 @@ function engineArgv(kind, plan) {
 async function prepareProfile(kind, profile) {
   if (kind.engine !== "firefox") return;
   const lines = Object.entries(FIREFOX_PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
-  await writeFile3(path21.join(profile, "user.js"), `${lines.join("\n")}
+  await writeFile3(path23.join(profile, "user.js"), `${lines.join("\n")}
 `);
 }
 function agentFromVersion(kind, line2) {
@@ -82742,7 +83080,7 @@ var init_engines = __esm({
 // src/browsers/launch.ts
 import { mkdtemp as mkdtemp2, rm } from "node:fs/promises";
 import os4 from "node:os";
-import path22 from "node:path";
+import path24 from "node:path";
 async function setUpBrowser(choice, env2 = process.env) {
   const kind = ENGINES[choice.engine];
   let executable;
@@ -82773,7 +83111,7 @@ async function engineAgent(kind, executable, env2) {
 ${String(run.stderr)}`);
 }
 async function launchBrowser(setup, page2, spki, env2 = process.env) {
-  const profile = await mkdtemp2(path22.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  const profile = await mkdtemp2(path24.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
   let started = null;
   try {
     await prepareProfile(setup.kind, profile);
@@ -82782,9 +83120,9 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
       HOME: profile,
-      XDG_CONFIG_HOME: path22.join(profile, ".config"),
-      XDG_CACHE_HOME: path22.join(profile, ".cache"),
-      XDG_DATA_HOME: path22.join(profile, ".local")
+      XDG_CONFIG_HOME: path24.join(profile, ".config"),
+      XDG_CACHE_HOME: path24.join(profile, ".cache"),
+      XDG_DATA_HOME: path24.join(profile, ".local")
     };
     started = startCommand(`exec ${command2}`, home, profile);
     const proc = started;
@@ -83329,12 +83667,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path32) {
+function probeFields(scheme, authority, path34) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path32],
+    [":path", path34],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -85713,8 +86051,8 @@ var init_exclusion = __esm({
 });
 
 // src/repro/recording-file.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import path23 from "node:path";
+import { readFile as readFile5 } from "node:fs/promises";
+import path25 from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 function wireEvent(e) {
   switch (e.kind) {
@@ -85778,18 +86116,18 @@ function reproData(rec) {
   };
 }
 function recordingPath(outdir, reportBase) {
-  return resolveInside(path23.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+  return resolveInside(path25.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
 }
 async function writeRecording(outdir, reportBase, data) {
   const file2 = recordingPath(outdir, reportBase);
-  await makeDirectory(path23.dirname(file2));
+  await makeDirectory(path25.dirname(file2));
   await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
   return file2;
 }
 async function readRecording(file2) {
   let parsed;
   try {
-    parsed = JSON.parse(gunzipSync(await readFile4(file2)).toString("utf8"));
+    parsed = JSON.parse(gunzipSync(await readFile5(file2)).toString("utf8"));
   } catch (err) {
     throw new Error(`${file2}: not a wsgate recording (${err.message})`);
   }
@@ -85967,7 +86305,7 @@ var init_script2 = __esm({
 });
 
 // src/repro/keeper.ts
-import path24 from "node:path";
+import path26 from "node:path";
 function passedBothAxes(r) {
   return r.behavior === "OK" && r.behaviorClose === "OK";
 }
@@ -86000,7 +86338,7 @@ var init_keeper = __esm({
           (async () => {
             await writeRecording(this.outdir, base, data);
             if (!this.scripts) return;
-            const dir = path24.join(this.outdir, REPRO_SCRIPT_DIR);
+            const dir = path26.join(this.outdir, REPRO_SCRIPT_DIR);
             await makeDirectory(dir);
             await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
           })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
@@ -86017,12 +86355,12 @@ var init_keeper = __esm({
 
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path25 from "node:path";
+import path27 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path25.dirname(config2.junit)],
-    ["the --json directory", path25.dirname(config2.json)]
+    ["the --junit directory", path27.dirname(config2.junit)],
+    ["the --json directory", path27.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -86063,7 +86401,7 @@ var init_resources = __esm({
 
 // src/peer/output-log.ts
 import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
-import path26 from "node:path";
+import path28 from "node:path";
 var OutputLog;
 var init_output_log = __esm({
   "src/peer/output-log.ts"() {
@@ -86071,7 +86409,7 @@ var init_output_log = __esm({
     OutputLog = class {
       constructor(file2) {
         this.file = file2;
-        this.name = path26.basename(file2);
+        this.name = path28.basename(file2);
       }
       file;
       stream = null;
@@ -86082,7 +86420,7 @@ var init_output_log = __esm({
         if (this.closed || chunk.length === 0) return;
         if (this.stream === null) {
           try {
-            mkdirSync(path26.dirname(this.file), { recursive: true });
+            mkdirSync(path28.dirname(this.file), { recursive: true });
           } catch {
           }
           this.stream = createWriteStream2(`${this.file}.part`);
@@ -86127,7 +86465,7 @@ var init_output_log = __esm({
 });
 
 // src/peer/watch.ts
-import path27 from "node:path";
+import path29 from "node:path";
 var CLIENT_OUTPUT_LOG, EXIT_TOLD_MS, SERVER_CPU_SAMPLE_MS, PeerWatch;
 var init_watch = __esm({
   "src/peer/watch.ts"() {
@@ -86285,7 +86623,7 @@ var init_watch = __esm({
         return warnings.length === 0 ? null : warnings.join("; ");
       }
       log(name) {
-        const log = new OutputLog(path27.join(this.outdir, name));
+        const log = new OutputLog(path29.join(this.outdir, name));
         this.logs.push(log);
         return log;
       }
@@ -86487,12 +86825,12 @@ var from_report_exports = {};
 __export(from_report_exports, {
   reproFromReport: () => reproFromReport
 });
-import { existsSync as existsSync5, statSync as statSync4 } from "node:fs";
-import { readFile as readFile5 } from "node:fs/promises";
-import path29 from "node:path";
+import { existsSync as existsSync6, statSync as statSync5 } from "node:fs";
+import { readFile as readFile6 } from "node:fs/promises";
+import path31 from "node:path";
 async function readJson(file2) {
   try {
-    return JSON.parse(await readFile5(file2, "utf8"));
+    return JSON.parse(await readFile6(file2, "utf8"));
   } catch (err) {
     throw new UsageError(`cannot read ${file2}: ${err.message.split("\n")[0] ?? ""}`);
   }
@@ -86513,16 +86851,16 @@ function pickEntry(index, req, dir) {
   return { agent, entry: index[agent]?.[req.caseId] };
 }
 async function reproFromReport(req) {
-  const dir = path29.resolve(req.from);
-  if (!existsSync5(dir) || !statSync4(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path29.join(dir, "index.json");
-  if (!existsSync5(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
+  const dir = path31.resolve(req.from);
+  if (!existsSync6(dir) || !statSync5(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
+  const indexFile = path31.join(dir, "index.json");
+  if (!existsSync6(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path29.join(dir, entry.reportfile);
-  if (existsSync5(caseFile) && (await readJson(caseFile)).transport === "h2") {
+  const caseFile = path31.join(dir, entry.reportfile);
+  if (existsSync6(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(
       `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
     );
@@ -86532,13 +86870,13 @@ async function reproFromReport(req) {
       `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
     );
   }
-  if (!existsSync5(path29.join(dir, REPRO_DATA_DIR)))
+  if (!existsSync6(path31.join(dir, REPRO_DATA_DIR)))
     throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
-    (f) => existsSync5(f)
+    (f) => existsSync6(f)
   );
   if (file2 === void 0)
-    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path29.join(dir, REPRO_DATA_DIR)}`);
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path31.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -86569,7 +86907,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path30 from "node:path";
+import path32 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -86588,7 +86926,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path30.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path32.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -86621,7 +86959,7 @@ var init_serve = __esm({
 });
 
 // src/action.ts
-import path31 from "node:path";
+import path33 from "node:path";
 import { Writable as Writable5 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -88772,11 +89110,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path32) => {
+  require: (path34) => {
     if (typeof require2 !== "undefined") {
-      return require2(path32);
-    } else if (path32.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path32, "utf8"));
+      return require2(path34);
+    } else if (path34.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path34, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -92651,15 +92989,36 @@ function matrixCommand(y, context) {
   return y.command(
     "matrix",
     "Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing",
-    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once within a row" }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("merge", {
+    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once within a row" }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("versions", {
+      type: "string",
+      array: true,
+      describe: "Releases of the one --only implementation (exact: 8.0.0 8.1.0 \u2026), a row each (NAME@RELEASE-ROLE), each installed by interop/install.sh NAME@RELEASE; then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases"
+    }).option("versions-dir", {
+      type: "string",
+      requiresArg: true,
+      describe: "Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)"
+    }).option("compare", {
+      type: "string",
+      array: true,
+      describe: "OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html"
+    }).option("merge", {
       type: "string",
       array: true,
       describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running"
-    }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m"),
+    }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m").example("$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v", "two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)").example("$0 matrix --compare old/matrix.json new/matrix.json --outdir diff", "regressions and improvements between two matrices"),
     async (a2) => {
       const { mergeMatrix: mergeMatrix2, runMatrix: runMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
+      const compare = (a2.compare ?? []).map(String);
+      if (a2.versions !== void 0 && a2.versions.length === 0) throw new UsageError("matrix --versions: name the releases (8.0.0 8.1.0 \u2026)");
+      if (compare.length > 2) throw new UsageError("matrix --compare: give OLD (with a run) or OLD NEW (nothing runs)");
       if (a2.merge !== void 0) {
+        if (compare.length > 0 || a2.versions !== void 0) throw new UsageError("matrix --merge: not with --compare or --versions");
         setStatus(await mergeMatrix2(a2.merge.map(String), a2.outdir, env2, io.stdout));
+        return;
+      }
+      if (compare.length === 2) {
+        const { compareOnly: compareOnly2 } = await Promise.resolve().then(() => (init_compare(), compare_exports));
+        setStatus(await compareOnly2(compare[0], compare[1], a2.outdir, io.stdout));
         return;
       }
       const options = {
@@ -92671,6 +93030,9 @@ function matrixCommand(y, context) {
         quick: a2.quick,
         jobs: a2.jobs ?? null,
         shard: a2.shard ?? null,
+        versions: (a2.versions ?? []).map(String),
+        ...a2.versionsDir === void 0 ? {} : { versionsDir: a2.versionsDir },
+        compare: compare[0] ?? null,
         outdir: a2.outdir,
         ...io.signal ? { signal: io.signal } : {}
       };
@@ -92694,8 +93056,8 @@ async function runRow(args, { io, env: env2 }) {
 }
 
 // src/commands/merge.ts
-import { existsSync as existsSync4 } from "node:fs";
-import path28 from "node:path";
+import { existsSync as existsSync5 } from "node:fs";
+import path30 from "node:path";
 function mergeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "merge <dirs..>",
@@ -92707,7 +93069,7 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
     }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", sharedBoolean("github")).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
       const inputs = (a2.dirs ?? []).map(String);
-      if (inputs.length > 0 && inputs.every((d) => existsSync4(path28.join(d, "matrix.json")))) {
+      if (inputs.length > 0 && inputs.every((d) => existsSync5(path30.join(d, "matrix.json")))) {
         const { mergeMatrix: mergeMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
         setStatus(await mergeMatrix2(inputs, a2.outdir, env2, io.stdout));
         return;
@@ -92958,7 +93320,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path31.join(value, "junit.xml")}`, `--json=${path31.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path33.join(value, "junit.xml")}`, `--json=${path33.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
