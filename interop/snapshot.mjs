@@ -3,6 +3,7 @@
 // one command on a machine where interop/install.sh has installed the implementations.
 //
 //   node interop/snapshot.mjs [wsgate matrix options]     default: --quick
+//   node interop/snapshot.mjs --site-only                  the site again from the committed matrix.json
 //
 // It runs `wsgate matrix` over the whole registry into a temporary directory, then copies its
 // matrix.json and renders the site without links into the rows' report directories (those are not
@@ -22,6 +23,13 @@ const selection = args.length > 0 ? args : ['--quick'];
 mkdirSync(target, { recursive: true });
 
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const { renderSite } = await import(path.join(root, 'dist/src/matrix/site.js'));
+if (args[0] === '--site-only') {
+  const text = readFileSync(path.join(target, 'matrix.json'), 'utf8');
+  writeFileSync(path.join(target, 'index.html'), renderSite(JSON.parse(text), { reports: false }));
+  process.stdout.write(`snapshot: ${path.relative(root, target)}/index.html from its matrix.json\n`);
+  process.exit(0);
+}
 const work = mkdtempSync(path.join(os.tmpdir(), 'wsgate-snapshot-'));
 try {
   try {
@@ -30,7 +38,6 @@ try {
     // Status 2 with matrix.json written: some rows could not run; they are in the snapshot with their reason.
     if (!existsSync(path.join(work, 'matrix.json'))) throw err;
   }
-  const { renderSite } = await import(path.join(root, 'dist/src/matrix/site.js'));
   const text = readFileSync(path.join(work, 'matrix.json'), 'utf8');
   const write = (name, content) => {
     const file = path.join(target, name);

@@ -4,7 +4,7 @@
  * new entry, a renamed one or a changed install line makes the snapshot stale: this test says so);
  * its site is the one its matrix.json renders; and where it played the `ws` client row on the
  * version of the original Autobahn's recorded run (test/fixtures/autobahn/), its verdicts are the
- * original's.
+ * original's, case for case.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -61,7 +61,9 @@ test('the snapshot’s site is what its matrix.json renders, with no link into a
   assert.doesNotMatch(html, /href="[^"]*-(client|server)\/index\.html"/);
 });
 
-for (const name of ['ws', 'ws-bundled']) {
+// The `ws` row runs ws with its defaults, as the original's recorded run did (maxFragments 16384:
+// 9.3.1 and 9.4.1 FAILED there too); `ws-bundled` lifts that limit, so it passes them by design.
+for (const name of ['ws']) {
   test(`the ${name} client row plays as the original Autobahn played ws (test/fixtures/autobahn/): the same verdict pair on every case of the snapshot`, (t) => {
     const original = JSON.parse(readFileSync(at('test/fixtures/autobahn/autobahn-verdicts-ws.json'), 'utf8')) as {
       version: string;
