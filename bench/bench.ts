@@ -445,7 +445,8 @@ if (!matrixOnly && (browsersOnly || (values.browsers === true && !onlyAnother &&
 if (matrixOnly || (values.matrix === true && !onlyAnother && !browsersOnly && values['robustness-only'] !== true && values.groups === undefined)) {
   const only = values['matrix-rows']?.split(',').map((n) => n.trim()) ?? null;
   const selection = values['matrix-cases'] === undefined ? ['--quick'] : ['--cases', ...values['matrix-cases'].split(',').map((c) => c.trim())];
-  problems.push(...(await matrixSection(CLI, NODE_FLAGS, LAUNCH_ENV, base, benchImplementations(only), selection)));
+  const matrixJobs = values.jobs === undefined ? [] : ['--jobs', values.jobs];
+  problems.push(...(await matrixSection(CLI, NODE_FLAGS, LAUNCH_ENV, base, benchImplementations(only), [...selection, ...matrixJobs])));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
