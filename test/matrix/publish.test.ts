@@ -1,19 +1,25 @@
 /**
- * Publishing the matrix (docs/matrix.md):
+ * The published matrix (.github/workflows/matrix.yml, docs/matrix.md "Publishing"):
  *   - `wsgate matrix --merge` of whole matrices of other rows (one per implementation, CI's jobs) is
  *     their union: the same matrix.json as one run over all the rows, but for generatedAt and machine;
  *     overlapping rows and other selections are refused;
  *   - the badges (DIR/badges/NAME-ROLE.json), exact, for a passing, a failing, an all-unsupported and
- *     a not-installed row of real runs (test/fixtures/matrix/), and as a merge writes them.
+ *     a not-installed row of real runs (test/fixtures/matrix/), and as a merge writes them;
+ *   - the workflow: its jobs and permissions, every script its steps call exists and is what
+ *     .ci/matrix-local.sh calls too, and its run steps run here as the jobs would, on two
+ *     implementations of the real registry (one job each), joined into one site.
  * Run from the checkout's root (the fixture's command is relative).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../support/action-runner.js';
 import { runMain } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
+import { checkoutLike, readWorkflow, runStep, runSteps, stepIndex, wasExecuted } from '../support/workflow-runner.js';
 
 const REGISTRY = fileURLToPath(new URL('../../../test/fixtures/matrix/', import.meta.url));
 const CASES = ['--cases', '1.1.1', '6.3.1', '7.9.1'];
@@ -140,5 +146,164 @@ describe('joining matrices of other rows, and the badges', () => {
     await matrix(['--implementations', REGISTRY, '--only', 'echo-invalid', ...CASES, '--shard', '1/2', '--outdir', shard]);
     const half = await runMain(['matrix', '--merge', wsOnly, shard, '--outdir', path.join(root, 'half')]);
     assert.equal(half.code, 2, half.stderr);
+  });
+});
+
+describe('.github/workflows/matrix.yml', () => {
+  const wf = readWorkflow('matrix.yml');
+  const scriptOf = (run: string): string => run.split(/\s+/)[0] ?? '';
+
+  test('list, one job per implementation (fail-fast off), the join, the deployment; least privilege', () => {
+    assert.deepEqual(Object.keys(wf.jobs), ['list', 'implementation', 'publish', 'deploy']);
+    assert.ok('schedule' in wf.on && 'workflow_dispatch' in wf.on);
+    const inputs = (wf.on.workflow_dispatch as { inputs: Record<string, { type: string }> }).inputs;
+    assert.deepEqual(
+      Object.entries(inputs).map(([k, v]) => `${k}:${v.type}`),
+      ['implementations:string', 'quick:boolean'],
+    );
+    const job = wf.jobs.implementation as Json & { strategy: { 'fail-fast': boolean; matrix: { name: string } } };
+    assert.equal(job.strategy['fail-fast'], false);
+    assert.equal(job.strategy.matrix.name, '${{ fromJSON(needs.list.outputs.names) }}');
+    assert.deepEqual(
+      Object.values(wf.jobs).map((j) => j.needs ?? null),
+      [null, 'list', 'implementation', 'publish'],
+    );
+    assert.deepEqual(wf.permissions, { contents: 'read' });
+    assert.deepEqual(Object.fromEntries(Object.entries(wf.jobs).map(([k, j]) => [k, j.permissions ?? null])), {
+      list: null,
+      implementation: null,
+      publish: null,
+      deploy: { pages: 'write', 'id-token': 'write' },
+    });
+    assert.deepEqual((wf.jobs.deploy as Json).environment, { name: 'github-pages', url: '${{ steps.deployment.outputs.page_url }}' });
+    const uses = Object.values(wf.jobs).flatMap((j) => (j.steps ?? []).map((s) => s.uses?.replace(/@.*/, '') ?? null));
+    for (const action of ['actions/upload-artifact', 'actions/download-artifact', 'actions/upload-pages-artifact', 'actions/deploy-pages'])
+      assert.ok(uses.includes(action), action);
+  });
+
+  test('every script a step runs exists, is executable, and .ci/matrix-local.sh runs it too', () => {
+    const local = readFileSync(path.join(REPO_ROOT, '.ci/matrix-local.sh'), 'utf8');
+    const scripts = runSteps()
+      .filter((s) => s.file === 'matrix.yml' && !s.run.startsWith('npm '))
+      .map((s) => scriptOf(s.run));
+    assert.deepEqual(scripts, ['.ci/matrix/list.mjs', '.ci/matrix/install.sh', '.ci/matrix/row.sh', '.ci/matrix/publish.sh']);
+    for (const script of scripts) {
+      accessSync(path.join(REPO_ROOT, script), constants.X_OK);
+      assert.ok(local.includes(`${script} `), `.ci/matrix-local.sh does not run ${script}`);
+    }
+    // In the workflow's order.
+    const at = scripts.map((script) => local.indexOf(`${script} `));
+    assert.deepEqual(
+      at,
+      [...at].sort((a, b) => a - b),
+    );
+  });
+
+  test('the list step: the registry’s names in its order, or those asked for; an unknown one fails', async () => {
+    const list = stepIndex('matrix.yml', 'list', 'list');
+    const all = await runStep('matrix.yml', 'list', list, { context: { 'inputs.implementations': '' } });
+    assert.equal(all.code, 0, all.stderr);
+    const registry = readdirSync(path.join(REPO_ROOT, 'interop/implementations'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => f.replace(/\.json$/, ''));
+    assert.deepEqual(JSON.parse(all.outputs.names ?? ''), registry);
+    assert.ok(registry.includes('ws-bundled') && registry.length > 10);
+    const some = await runStep('matrix.yml', 'list', list, { context: { 'inputs.implementations': 'ws, ws-bundled' } });
+    assert.equal(some.outputs.names, '["ws-bundled","ws"]');
+    const bad = await runStep('matrix.yml', 'list', list, { context: { 'inputs.implementations': 'ws nope' } });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^matrix-list: no implementation nope in interop\/implementations\//);
+  });
+
+  test('the install step: what cannot be installed is said and is no failure; an unknown name is', async () => {
+    // A checkout whose interop/install.sh exits as the real one does: 1 (some could not be installed), 2 (usage).
+    const dir = await tempDir('wsgate-publish-install-');
+    await symlink(path.join(REPO_ROOT, '.ci'), path.join(dir, '.ci'));
+    await mkdir(path.join(dir, 'interop'));
+    await writeFile(path.join(dir, 'interop', 'install.sh'), '#!/bin/sh\necho "install: $1: stub"\nexit "$STUB_STATUS"\n', { mode: 0o755 });
+    const install = stepIndex('matrix.yml', 'implementation', '.ci/matrix/install.sh');
+    const run = (status: string) =>
+      runStep('matrix.yml', 'implementation', install, { context: { 'matrix.name': 'faye' }, env: { STUB_STATUS: status }, cwd: dir });
+    const ok = await run('0');
+    assert.deepEqual([ok.code, ok.stdout], [0, 'install: faye: stub\n']);
+    const missing = await run('1');
+    assert.deepEqual(
+      [missing.code, missing.stdout],
+      [0, 'install: faye: stub\nmatrix-install: faye is not installed: the matrix lists its rows as not installed\n'],
+    );
+    const usage = await run('2');
+    assert.equal(usage.code, 2);
+  });
+
+  describe('the jobs’ run steps, as the runner runs them: ws-bundled and ws in a job each, then the join', () => {
+    const NAMES = ['ws-bundled', 'ws'];
+    let jobs: Record<string, string> = {};
+    const jobDir = (name: string): string => jobs[name] ?? assert.fail(`no job ${name}`);
+    let site = '';
+    let direct = '';
+    before(async () => {
+      // Each job's checkout, after npm ci and npm run build (the repository's own, linked in).
+      const extra = ['dist', 'node_modules'];
+      jobs = Object.fromEntries(await Promise.all(NAMES.map(async (n) => [n, await checkoutLike(extra)] as const)));
+      const publish = await checkoutLike(extra);
+      const env = { MATRIX_CASES: '1.1.1 2.1 12.1.1' };
+      for (const name of NAMES) {
+        const context = { 'matrix.name': name, 'inputs.quick': '' };
+        const install = await runStep('matrix.yml', 'implementation', stepIndex('matrix.yml', 'implementation', '.ci/matrix/install.sh'), {
+          context,
+          cwd: jobDir(name),
+        });
+        assert.equal(install.code, 0, install.stdout + install.stderr);
+        assert.match(install.stdout, new RegExp(`^install: ${name} \\S+: installed$`, 'm'));
+        const row = await runStep('matrix.yml', 'implementation', stepIndex('matrix.yml', 'implementation', '.ci/matrix/row.sh'), {
+          context,
+          env,
+          cwd: jobDir(name),
+          timeoutMs: 180_000,
+        });
+        assert.equal(row.code, 0, row.stdout + row.stderr);
+        // upload-artifact (matrix-NAME: the job's matrix-rows/NAME), then download-artifact's layout: matrix-rows/matrix-NAME/.
+        await cp(path.join(jobDir(name), 'matrix-rows', name), path.join(publish, 'matrix-rows', `matrix-${name}`), { recursive: true });
+      }
+      const joined = await runStep('matrix.yml', 'publish', stepIndex('matrix.yml', 'publish', '.ci/matrix/publish.sh'), { cwd: publish });
+      assert.equal(joined.code, 0, joined.stdout + joined.stderr);
+      assert.match(joined.stdout, /^matrix-publish: joining 2 matrices into /m);
+      site = path.join(publish, 'site');
+      direct = path.join(await tempDir('wsgate-publish-direct-'), 'matrix');
+      await matrix(['--only', ...NAMES, '--cases', '1.1.1', '2.1', '12.1.1', '--outdir', direct]);
+    });
+
+    test('the site (what upload-pages-artifact takes) equals one run over both implementations, badges included', () => {
+      assert.deepEqual(content(site), content(direct));
+      assert.deepEqual(badges(site), badges(direct));
+      const rows = content(site).rows as Array<Json & { counts: Json }>;
+      assert.deepEqual(
+        rows.map((r) => `${String(r.name)}-${String(r.role)}`),
+        ['ws-bundled-client', 'ws-bundled-server', 'ws-client', 'ws-server'],
+      );
+      assert.ok(rows.every((r) => r.counts.total === 3));
+      assert.deepEqual(badges(site)['ws-bundled-server.json'], { schemaVersion: 1, label: 'wsgate server', message: '3/3 passed', color: 'green' });
+      for (const key of ['ws-bundled-client', 'ws-server']) assert.ok(existsSync(path.join(site, key, 'index.html')), key);
+      assert.ok(existsSync(path.join(site, 'index.html')));
+    });
+
+    test('the quick input reaches the row: --quick in matrix.json’s selection', async () => {
+      const row = await runStep('matrix.yml', 'implementation', stepIndex('matrix.yml', 'implementation', '.ci/matrix/row.sh'), {
+        context: { 'matrix.name': 'ws-bundled', 'inputs.quick': 'true' },
+        env: { MATRIX_CASES: '1.1.1' },
+        cwd: jobDir('ws-bundled'),
+      });
+      assert.equal(row.code, 0, row.stderr);
+      assert.deepEqual(content(path.join(jobDir('ws-bundled'), 'matrix-rows', 'ws-bundled')).selection, { cases: ['1.1.1'], quick: true, shard: null });
+    });
+
+    test('every run step of matrix.yml ran here, but npm ci and npm run build (test/ci/workflows.test.ts lists them)', () => {
+      const notRun = runSteps().filter((s) => s.file === 'matrix.yml' && !s.run.startsWith('npm ') && !wasExecuted(s));
+      assert.deepEqual(
+        notRun.map((s) => `${s.job}: ${s.run}`),
+        [],
+      );
+    });
   });
 });
