@@ -38,7 +38,8 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         .option('merge', {
           type: 'string',
           array: true,
-          describe: 'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running',
+          describe:
+            'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union',
         })
         .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
         .example('$0 matrix --outdir matrix', 'every installed implementation, every case')

@@ -4,7 +4,9 @@
  * A row's conformance failures are the matrix's content, not its failure: a matrix that ran every
  * row passes (0). Shards cut the cases of every row (--shard goes to each row's run), so each shard
  * tests every implementation and they take about as long; `--merge` joins each row's shards with
- * `wsgate merge` and builds matrix.json from the merged summaries as a run builds it from its own.
+ * `wsgate merge` and builds matrix.json from the merged summaries as a run builds it from its own;
+ * given whole matrices of other rows instead (one per implementation, CI's jobs), it joins them
+ * (join.ts). Both write the badges (badges.ts) beside matrix.json.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -14,9 +16,11 @@ import { Writable } from 'node:stream';
 import { mergeConfig } from '../config/judge-merge.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { mergeRuns } from '../finish/merge.js';
+import { writeBadges } from './badges.js';
 import { renderReleaseChanges } from './change-pages.js';
 import { releaseSeries } from './changes.js';
 import { readMatrixAt, writeComparison } from './compare.js';
+import { isJoin, joinMatrices } from './join.js';
 import { readRegistry } from './registry.js';
 import { failedRow, matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
 import { planRows, rowArgs, type Role } from './rows.js';
@@ -110,6 +114,12 @@ function couldNotRun(keys: readonly string[], dir: string): number {
 export async function mergeMatrix(inputs: readonly string[], outdir: string, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream): Promise<number> {
   if (inputs.length === 0) throw new UsageError('matrix --merge: name the shards\u2019 directories');
   const shards = await Promise.all(inputs.map(readMatrix));
+  // Whole matrices of other rows (one per implementation, from CI's jobs): their union (join.ts).
+  if (isJoin(shards)) {
+    const joined = await joinMatrices(inputs, shards, outdir);
+    await writeMatrix(outdir, joined, out);
+    return couldNotRun(joined.rows.filter((r) => r.error !== null).map(rowKey), outdir);
+  }
   checkShards(inputs, shards);
   const first = shards[0] as MatrixFile;
   const rows: MatrixRow[] = [];
@@ -146,6 +156,7 @@ async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableSt
   if (series.length > 0) await writeFileAtomic(path.join(dir, 'changes.html'), renderReleaseChanges(series, file.generatedAt));
   if (old !== null) await writeComparison(old, { dir, file }, dir, out);
   await writeFileAtomic(path.join(dir, 'index.html'), renderSite(file, { changes: series.length > 0, compare: old !== null }));
+  await writeBadges(dir, file);
   await writeFileAtomic(path.join(dir, 'matrix.json'), `${JSON.stringify(file, null, 2)}\n`);
   const changed = series.flatMap((s) =>
     s.steps
@@ -154,7 +165,7 @@ async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableSt
   );
   if (series.length > 0)
     out.write(changed.length === 0 ? 'matrix: no verdict changed between consecutive releases\n' : changed.map((l) => `matrix: changed: ${l}\n`).join(''));
-  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ''}\n`);
+  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ''}, ${dir}/badges/\n`);
 }
 
 async function readMatrix(dir: string): Promise<MatrixFile> {

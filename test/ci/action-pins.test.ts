@@ -14,13 +14,11 @@ const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8
 
 /** `uses: OWNER/NAME@vN` (a major tag); wsgate's own action (`wsgate/wsgate@v0`) is not a dependency. */
 const PIN = /uses: ([\w.-]+\/[\w.-]+)@(v\d+)\b/g;
-/** Actions the docs show that the workflows do not run, with the major they pin and why it is that one. */
-const DOCS_ONLY: Record<string, { major: string; why: string }> = {
-  'actions/download-artifact': {
-    major: 'v8',
-    why: "docs/concurrency.md's merge job reads what upload-artifact@v7 wrote; the project's CI downloads nothing",
-  },
-};
+/**
+ * Actions the docs show that the workflows do not run, with the major they pin and why it is that one
+ * (none now: actions/download-artifact was one until matrix.yml's publish job used it).
+ */
+const DOCS_ONLY: Record<string, { major: string; why: string }> = {};
 
 interface Pin {
   file: string;

@@ -85,6 +85,11 @@ const ALLOWED_HOSTS = new Set([
   // GitHub's container registry: where release.yml publishes the image (ghcr.io/OWNER/wsgate).
   'ghcr.io',
   'localhost',
+  // The published matrix's badges (docs/matrix.md): Shields (its site and its renderer) draws the
+  // endpoint JSON the project's GitHub Pages serve; none of them is a package source.
+  'shields.io',
+  'img.shields.io',
+  'wsgate.github.io',
   '127.0.0.1',
   // coder/websocket's Go import path: a directory under Debian's /usr/share/gocode, where its test
   // suite is copied from and run offline (GOPROXY=off); nothing is fetched from it.

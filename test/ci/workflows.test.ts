@@ -35,6 +35,12 @@ const COVERED_ELSEWHERE: Record<string, string> = {
     ".ci/run's last step runs the same smoke with podman; Docker and passwordless sudo are the GitHub runner's",
   'npm run check:action': 'test/github/action-bundle.test.ts runs the same check (.ci/action-bundle.mjs --check) on this checkout, in npm test',
   'npm run lint': 'test/ci/lint.test.ts runs the same biome ci on this checkout, in npm test; .ci/run runs it too',
+  // matrix.yml's steps: test/matrix/publish.test.ts runs each as its job would (two implementations,
+  // then the join), and fails when one of them did not run there.
+  '.ci/matrix/list.mjs': 'test/matrix/publish.test.ts runs it (the list job: every name, some, an unknown one)',
+  '.ci/matrix/install.sh "$NAME"': 'test/matrix/publish.test.ts runs it in the jobs of ws-bundled and ws',
+  '.ci/matrix/row.sh "$NAME" "matrix-rows/$NAME"': 'test/matrix/publish.test.ts runs it in the jobs of ws-bundled and ws, and with the quick input',
+  '.ci/matrix/publish.sh matrix-rows site': 'test/matrix/publish.test.ts runs it on the two jobs’ artifacts and compares the site with one matrix run',
 };
 
 function lint(args: string[], cwd = REPO_ROOT): ReturnType<typeof runFile> {

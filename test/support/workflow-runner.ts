@@ -1,5 +1,5 @@
 /**
- * The project's workflows (.github/workflows/) as the tests read and run them: their `run:` steps,
+ * The project's workflows (.github/workflows/: ci.yml, release.yml, matrix.yml) as the tests read and run them: their `run:` steps,
  * each run as the runner runs it with its `env:` filled in from a context that stands in for
  * GitHub's (`github.ref_name`, `secrets.NPM_TOKEN`, `steps.ID.outputs.NAME`, ...), and a record of
  * which steps a test has run.
@@ -15,7 +15,7 @@ import type { ProcessResult } from './cli-env.js';
 import { tempDir } from './harness.js';
 
 /** The workflow files, in .github/workflows/. */
-export const WORKFLOW_FILES = ['ci.yml', 'release.yml'] as const;
+export const WORKFLOW_FILES = ['ci.yml', 'release.yml', 'matrix.yml'] as const;
 export type WorkflowFile = (typeof WORKFLOW_FILES)[number];
 
 /** One step of a job. */

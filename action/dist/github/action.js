@@ -453,10 +453,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path34) {
-  if (!path34)
+function getElementAtPath(obj, path36) {
+  if (!path36)
     return obj;
-  return path34.reduce((acc, key) => acc?.[key], obj);
+  return path36.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -715,11 +715,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path34, issues) {
+function prefixIssues(path36, issues) {
   return issues.map((iss) => {
     var _a4;
     (_a4 = iss).path ?? (_a4.path = []);
-    iss.path.unshift(path34);
+    iss.path.unshift(path36);
     return iss;
   });
 }
@@ -1252,16 +1252,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path36 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1300,17 +1300,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path36 = []) => {
     var _a4;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1349,8 +1349,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path34) {
+  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path36) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19382,13 +19382,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path34 = ref.slice(1).split("/").filter(Boolean);
-  if (path34.length === 0) {
+  const path36 = ref.slice(1).split("/").filter(Boolean);
+  if (path36.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path34[0] === defsKey) {
-    const key = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
+  if (path36[0] === defsKey) {
+    const key = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27770,13 +27770,13 @@ function objectOf(table, reading, replace = {}) {
 function specError(file2, message2) {
   return new UsageError(`${file2}: ${message2}`);
 }
-function describe3(path34) {
-  const [top2, index, field] = path34.map(String);
+function describe3(path36) {
+  const [top2, index, field] = path36.map(String);
   if (top2 === "servers" && index !== void 0 && field !== void 0 && field in SERVER_KEYS) {
     return { key: `servers.${index}.${field}`, phrase: SERVER_KEYS[field]?.phrase ?? "" };
   }
   if (top2 !== void 0 && top2 in SPEC_KEYS) return { key: top2, phrase: SPEC_KEYS[top2]?.phrase ?? "" };
-  return { key: path34.map(String).join("."), phrase: "valid" };
+  return { key: path36.map(String).join("."), phrase: "valid" };
 }
 function validateSpec(file2, value, reading = "wsgate") {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -30060,15 +30060,15 @@ function pyQuote(s) {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
+    const cp2 = ch.codePointAt(0) ?? 0;
     if (ch === quote || ch === "\\") out += `\\${ch}`;
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "	") out += "\\t";
     else if (ch !== " " && NON_PRINTABLE.test(ch)) {
-      if (cp < 256) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-      else if (cp < 65536) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
+      if (cp2 < 256) out += `\\x${cp2.toString(16).padStart(2, "0")}`;
+      else if (cp2 < 65536) out += `\\u${cp2.toString(16).padStart(4, "0")}`;
+      else out += `\\U${cp2.toString(16).padStart(8, "0")}`;
     } else out += ch;
   }
   return out + quote;
@@ -31552,13 +31552,13 @@ var require_dist = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path34 = require$$1;
+    var path36 = require$$1;
     var { promisify: promisify3 } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path34.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path36.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error62 = new Error(`Path contains invalid characters: ${pth}`);
           error62.code = "EINVAL";
@@ -31587,11 +31587,11 @@ var require_dist = __commonJS({
     var makeDir = async (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
-      const mkdir4 = promisify3(options.fs.mkdir);
+      const mkdir5 = promisify3(options.fs.mkdir);
       const stat4 = promisify3(options.fs.stat);
       if (useNativeRecursiveOption && options.fs.mkdir === fs.mkdir) {
-        const pth = path34.resolve(input3);
-        await mkdir4(pth, {
+        const pth = path36.resolve(input3);
+        await mkdir5(pth, {
           mode: options.mode,
           recursive: true
         });
@@ -31599,20 +31599,20 @@ var require_dist = __commonJS({
       }
       const make = async (pth) => {
         try {
-          await mkdir4(pth, options.mode);
+          await mkdir5(pth, options.mode);
           return pth;
         } catch (error62) {
           if (error62.code === "EPERM") {
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path34.dirname(pth) === pth) {
+            if (path36.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            await make(path34.dirname(pth));
+            await make(path36.dirname(pth));
             return make(pth);
           }
           try {
@@ -31626,14 +31626,14 @@ var require_dist = __commonJS({
           return pth;
         }
       };
-      return make(path34.resolve(input3));
+      return make(path36.resolve(input3));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input3, options) => {
       checkPath(input3);
       options = processOptions(options);
       if (useNativeRecursiveOption && options.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path34.resolve(input3);
+        const pth = path36.resolve(input3);
         fs.mkdirSync(pth, {
           mode: options.mode,
           recursive: true
@@ -31648,13 +31648,13 @@ var require_dist = __commonJS({
             throw error62;
           }
           if (error62.code === "ENOENT") {
-            if (path34.dirname(pth) === pth) {
+            if (path36.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error62.message.includes("null bytes")) {
               throw error62;
             }
-            make(path34.dirname(pth));
+            make(path36.dirname(pth));
             return make(pth);
           }
           try {
@@ -31667,7 +31667,7 @@ var require_dist = __commonJS({
         }
         return pth;
       };
-      return make(path34.resolve(input3));
+      return make(path36.resolve(input3));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -33001,11 +33001,11 @@ var require_dist = __commonJS({
               return isFunction2(object2[key]);
             });
           }
-          function baseGet(object2, path35) {
-            path35 = castPath(path35, object2);
-            var index2 = 0, length = path35.length;
+          function baseGet(object2, path37) {
+            path37 = castPath(path37, object2);
+            var index2 = 0, length = path37.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path35[index2++])];
+              object2 = object2[toKey(path37[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -33069,10 +33069,10 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path35, args) {
-            path35 = castPath(path35, object2);
-            object2 = parent(object2, path35);
-            var func = object2 == null ? object2 : object2[toKey(last(path35))];
+          function baseInvoke(object2, path37, args) {
+            path37 = castPath(path37, object2);
+            object2 = parent(object2, path37);
+            var func = object2 == null ? object2 : object2[toKey(last(path37))];
             return func == null ? undefined$1 : apply(func, object2, args);
           }
           function baseIsArguments(value) {
@@ -33228,13 +33228,13 @@ var require_dist = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path35, srcValue) {
-            if (isKey(path35) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path35), srcValue);
+          function baseMatchesProperty(path37, srcValue) {
+            if (isKey(path37) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path37), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path35);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path35) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path37);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path37) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -33331,23 +33331,23 @@ var require_dist = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path35) {
-              return hasIn(object2, path35);
+            return basePickBy(object2, paths, function(value, path37) {
+              return hasIn(object2, path37);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path35 = paths[index2], value = baseGet(object2, path35);
-              if (predicate(value, path35)) {
-                baseSet(result2, castPath(path35, object2), value);
+              var path37 = paths[index2], value = baseGet(object2, path37);
+              if (predicate(value, path37)) {
+                baseSet(result2, castPath(path37, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path35) {
+          function basePropertyDeep(path37) {
             return function(object2) {
-              return baseGet(object2, path35);
+              return baseGet(object2, path37);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33421,14 +33421,14 @@ var require_dist = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n3, 0, array2.length));
           }
-          function baseSet(object2, path35, value, customizer) {
+          function baseSet(object2, path37, value, customizer) {
             if (!isObject4(object2)) {
               return object2;
             }
-            path35 = castPath(path35, object2);
-            var index2 = -1, length = path35.length, lastIndex = length - 1, nested = object2;
+            path37 = castPath(path37, object2);
+            var index2 = -1, length = path37.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path35[index2]), newValue = value;
+              var key = toKey(path37[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33436,7 +33436,7 @@ var require_dist = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject4(objValue) ? objValue : isIndex(path35[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path37[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33602,14 +33602,14 @@ var require_dist = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path35) {
-            path35 = castPath(path35, object2);
-            var index2 = -1, length = path35.length;
+          function baseUnset(object2, path37) {
+            path37 = castPath(path37, object2);
+            var index2 = -1, length = path37.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path35[index2]);
+              var key = toKey(path37[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33617,11 +33617,11 @@ var require_dist = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path35);
-            return obj == null || delete obj[toKey(last(path35))];
+            var obj = parent(object2, path37);
+            return obj == null || delete obj[toKey(last(path37))];
           }
-          function baseUpdate(object2, path35, updater, customizer) {
-            return baseSet(object2, path35, updater(baseGet(object2, path35)), customizer);
+          function baseUpdate(object2, path37, updater, customizer) {
+            return baseSet(object2, path37, updater(baseGet(object2, path37)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34504,11 +34504,11 @@ var require_dist = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path35, hasFunc) {
-            path35 = castPath(path35, object2);
-            var index2 = -1, length = path35.length, result2 = false;
+          function hasPath(object2, path37, hasFunc) {
+            path37 = castPath(path37, object2);
+            var index2 = -1, length = path37.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path35[index2]);
+              var key = toKey(path37[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34710,8 +34710,8 @@ var require_dist = __commonJS({
               return apply(func, this, otherArgs);
             };
           }
-          function parent(object2, path35) {
-            return path35.length < 2 ? object2 : baseGet(object2, baseSlice(path35, 0, -1));
+          function parent(object2, path37) {
+            return path37.length < 2 ? object2 : baseGet(object2, baseSlice(path37, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -35346,10 +35346,10 @@ var require_dist = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path35, args) {
-            var index2 = -1, isFunc = typeof path35 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path37, args) {
+            var index2 = -1, isFunc = typeof path37 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path35, value, args) : baseInvoke(value, path35, args);
+              result2[++index2] = isFunc ? apply(path37, value, args) : baseInvoke(value, path37, args);
             });
             return result2;
           });
@@ -36001,15 +36001,15 @@ var require_dist = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path35, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path35);
+          function get(object2, path37, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path37);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path35) {
-            return object2 != null && hasPath(object2, path35, baseHas);
+          function has(object2, path37) {
+            return object2 != null && hasPath(object2, path37, baseHas);
           }
-          function hasIn(object2, path35) {
-            return object2 != null && hasPath(object2, path35, baseHasIn);
+          function hasIn(object2, path37) {
+            return object2 != null && hasPath(object2, path37, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -36062,10 +36062,10 @@ var require_dist = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path35) {
-              path35 = castPath(path35, object2);
-              isDeep || (isDeep = path35.length > 1);
-              return path35;
+            paths = arrayMap(paths, function(path37) {
+              path37 = castPath(path37, object2);
+              isDeep || (isDeep = path37.length > 1);
+              return path37;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -36091,19 +36091,19 @@ var require_dist = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path35) {
-              return predicate(value, path35[0]);
+            return basePickBy(object2, props, function(value, path37) {
+              return predicate(value, path37[0]);
             });
           }
-          function result(object2, path35, defaultValue) {
-            path35 = castPath(path35, object2);
-            var index2 = -1, length = path35.length;
+          function result(object2, path37, defaultValue) {
+            path37 = castPath(path37, object2);
+            var index2 = -1, length = path37.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path35[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path37[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -36112,12 +36112,12 @@ var require_dist = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path35, value) {
-            return object2 == null ? object2 : baseSet(object2, path35, value);
+          function set2(object2, path37, value) {
+            return object2 == null ? object2 : baseSet(object2, path37, value);
           }
-          function setWith(object2, path35, value, customizer) {
+          function setWith(object2, path37, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path35, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path37, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -36139,15 +36139,15 @@ var require_dist = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path35) {
-            return object2 == null ? true : baseUnset(object2, path35);
+          function unset(object2, path37) {
+            return object2 == null ? true : baseUnset(object2, path37);
           }
-          function update(object2, path35, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path35, castFunction(updater));
+          function update(object2, path37, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path37, castFunction(updater));
           }
-          function updateWith(object2, path35, updater, customizer) {
+          function updateWith(object2, path37, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path35, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path37, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36533,17 +36533,17 @@ var require_dist = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path35, srcValue) {
-            return baseMatchesProperty(path35, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path37, srcValue) {
+            return baseMatchesProperty(path37, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path35, args) {
+          var method = baseRest(function(path37, args) {
             return function(object2) {
-              return baseInvoke(object2, path35, args);
+              return baseInvoke(object2, path37, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path35) {
-              return baseInvoke(object2, path35, args);
+            return function(path37) {
+              return baseInvoke(object2, path37, args);
             };
           });
           function mixin3(object2, source, options) {
@@ -36590,12 +36590,12 @@ var require_dist = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property(path35) {
-            return isKey(path35) ? baseProperty(toKey(path35)) : basePropertyDeep(path35);
+          function property(path37) {
+            return isKey(path37) ? baseProperty(toKey(path37)) : basePropertyDeep(path37);
           }
           function propertyOf(object2) {
-            return function(path35) {
-              return object2 == null ? undefined$1 : baseGet(object2, path35);
+            return function(path37) {
+              return object2 == null ? undefined$1 : baseGet(object2, path37);
             };
           }
           var range = createRange();
@@ -37048,12 +37048,12 @@ var require_dist = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path35, args) {
-            if (typeof path35 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path37, args) {
+            if (typeof path37 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path35, args);
+              return baseInvoke(value, path37, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41712,8 +41712,8 @@ var require_dist = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path35) {
-        this._errorAttachment = path35;
+      errorAttachment(path37) {
+        this._errorAttachment = path37;
         return this;
       }
       /**
@@ -41789,8 +41789,8 @@ __export(escape_exports, {
 });
 function escapeHtml(s) {
   return s.replace(/[&<>"']/g, (c5) => HTML_SPECIAL[c5] ?? c5).replace(HTML_INVISIBLE, (c5) => {
-    const cp = c5.codePointAt(0) ?? 0;
-    return cp < 256 ? `\\x${cp.toString(16).padStart(2, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    const cp2 = c5.codePointAt(0) ?? 0;
+    return cp2 < 256 ? `\\x${cp2.toString(16).padStart(2, "0")}` : `\\u${cp2.toString(16).padStart(4, "0")}`;
   });
 }
 function htmlFragment(s) {
@@ -43020,8 +43020,8 @@ var require_req = __commonJS({
       if (req.originalUrl) {
         _req.url = req.originalUrl;
       } else {
-        const path34 = req.path;
-        _req.url = typeof path34 === "string" ? path34 : req.url ? req.url.path || req.url : void 0;
+        const path36 = req.path;
+        _req.url = typeof path36 === "string" ? path36 : req.url ? req.url.path || req.url : void 0;
       }
       if (req.query) {
         _req.query = req.query;
@@ -43191,14 +43191,14 @@ var require_redact = __commonJS({
       }
       return obj;
     }
-    function parsePath(path34) {
+    function parsePath(path36) {
       const parts = [];
       let current = "";
       let inBrackets = false;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path34.length; i2++) {
-        const char = path34[i2];
+      for (let i2 = 0; i2 < path36.length; i2++) {
+        const char = path36[i2];
         if (!inBrackets && char === ".") {
           if (current) {
             parts.push(current);
@@ -43329,10 +43329,10 @@ var require_redact = __commonJS({
       return current;
     }
     function redactPaths(obj, paths, censor, remove = false) {
-      for (const path34 of paths) {
-        const parts = parsePath(path34);
+      for (const path36 of paths) {
+        const parts = parsePath(path36);
         if (parts.includes("*")) {
-          redactWildcardPath(obj, parts, censor, path34, remove);
+          redactWildcardPath(obj, parts, censor, path36, remove);
         } else {
           if (remove) {
             removeKey(obj, parts);
@@ -43417,8 +43417,8 @@ var require_redact = __commonJS({
           }
         } else {
           if (afterWildcard.includes("*")) {
-            const wrappedCensor = typeof censor === "function" ? (value, path34) => {
-              const fullPath = [...pathArray.slice(0, pathLength), ...path34];
+            const wrappedCensor = typeof censor === "function" ? (value, path36) => {
+              const fullPath = [...pathArray.slice(0, pathLength), ...path36];
               return censor(value, fullPath);
             } : censor;
             redactWildcardPath(current, afterWildcard, wrappedCensor, originalPath, remove);
@@ -43453,8 +43453,8 @@ var require_redact = __commonJS({
         return null;
       }
       const pathStructure = /* @__PURE__ */ new Map();
-      for (const path34 of pathsToClone) {
-        const parts = parsePath(path34);
+      for (const path36 of pathsToClone) {
+        const parts = parsePath(path36);
         let current = pathStructure;
         for (let i2 = 0; i2 < parts.length; i2++) {
           const part = parts[i2];
@@ -43506,24 +43506,24 @@ var require_redact = __commonJS({
       }
       return cloneSelectively(obj, pathStructure);
     }
-    function validatePath(path34) {
-      if (typeof path34 !== "string") {
+    function validatePath(path36) {
+      if (typeof path36 !== "string") {
         throw new Error("Paths must be (non-empty) strings");
       }
-      if (path34 === "") {
+      if (path36 === "") {
         throw new Error("Invalid redaction path ()");
       }
-      if (path34.includes("..")) {
-        throw new Error(`Invalid redaction path (${path34})`);
+      if (path36.includes("..")) {
+        throw new Error(`Invalid redaction path (${path36})`);
       }
-      if (path34.includes(",")) {
-        throw new Error(`Invalid redaction path (${path34})`);
+      if (path36.includes(",")) {
+        throw new Error(`Invalid redaction path (${path36})`);
       }
       let bracketCount = 0;
       let inQuotes = false;
       let quoteChar = "";
-      for (let i2 = 0; i2 < path34.length; i2++) {
-        const char = path34[i2];
+      for (let i2 = 0; i2 < path36.length; i2++) {
+        const char = path36[i2];
         if ((char === '"' || char === "'") && bracketCount > 0) {
           if (!inQuotes) {
             inQuotes = true;
@@ -43537,20 +43537,20 @@ var require_redact = __commonJS({
         } else if (char === "]" && !inQuotes) {
           bracketCount--;
           if (bracketCount < 0) {
-            throw new Error(`Invalid redaction path (${path34})`);
+            throw new Error(`Invalid redaction path (${path36})`);
           }
         }
       }
       if (bracketCount !== 0) {
-        throw new Error(`Invalid redaction path (${path34})`);
+        throw new Error(`Invalid redaction path (${path36})`);
       }
     }
     function validatePaths(paths) {
       if (!Array.isArray(paths)) {
         throw new TypeError("paths must be an array");
       }
-      for (const path34 of paths) {
-        validatePath(path34);
+      for (const path36 of paths) {
+        validatePath(path36);
       }
     }
     function slowRedact(options = {}) {
@@ -43720,8 +43720,8 @@ var require_redaction = __commonJS({
         if (shape[k] === null) {
           o2[k] = (value) => topCensor(value, [k]);
         } else {
-          const wrappedCensor = typeof censor === "function" ? (value, path34) => {
-            return censor(value, [k, ...path34]);
+          const wrappedCensor = typeof censor === "function" ? (value, path36) => {
+            return censor(value, [k, ...path36]);
           } : censor;
           o2[k] = Redact({
             paths: shape[k],
@@ -43942,7 +43942,7 @@ var require_sonic_boom = __commonJS({
     var fs = __require("fs");
     var EventEmitter3 = __require("events");
     var inherits = __require("util").inherits;
-    var path34 = __require("path");
+    var path36 = __require("path");
     var sleep2 = require_atomic_sleep();
     var assert2 = __require("assert");
     var BUSY_WRITE_TIMEOUT = 100;
@@ -43996,7 +43996,7 @@ var require_sonic_boom = __commonJS({
       const mode = sonic.mode;
       if (sonic.sync) {
         try {
-          if (sonic.mkdir) fs.mkdirSync(path34.dirname(file2), { recursive: true });
+          if (sonic.mkdir) fs.mkdirSync(path36.dirname(file2), { recursive: true });
           const fd = fs.openSync(file2, flags, mode);
           fileOpened(null, fd);
         } catch (err) {
@@ -44004,7 +44004,7 @@ var require_sonic_boom = __commonJS({
           throw err;
         }
       } else if (sonic.mkdir) {
-        fs.mkdir(path34.dirname(file2), { recursive: true }, (err) => {
+        fs.mkdir(path36.dirname(file2), { recursive: true }, (err) => {
           if (err) return fileOpened(err);
           fs.open(file2, flags, mode, fileOpened);
         });
@@ -44016,7 +44016,7 @@ var require_sonic_boom = __commonJS({
       if (!(this instanceof SonicBoom)) {
         return new SonicBoom(opts);
       }
-      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir4, retryEAGAIN, fsync, contentMode, mode } = opts || {};
+      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append: append2 = true, mkdir: mkdir5, retryEAGAIN, fsync, contentMode, mode } = opts || {};
       fd = fd || dest;
       this._len = 0;
       this.fd = -1;
@@ -44041,7 +44041,7 @@ var require_sonic_boom = __commonJS({
       this.append = append2 || false;
       this.mode = mode;
       this.retryEAGAIN = retryEAGAIN || (() => true);
-      this.mkdir = mkdir4 || false;
+      this.mkdir = mkdir5 || false;
       let fsWriteSync;
       let fsWrite;
       if (contentMode === kContentModeBuffer) {
@@ -45399,15 +45399,15 @@ var require_transport = __commonJS({
       if (!unquoted) {
         return false;
       }
-      let path34 = unquoted;
-      if (path34.startsWith("file://")) {
+      let path36 = unquoted;
+      if (path36.startsWith("file://")) {
         try {
-          path34 = fileURLToPath7(path34);
+          path36 = fileURLToPath7(path36);
         } catch {
           return false;
         }
       }
-      return isAbsolute(path34) && !existsSync7(path34);
+      return isAbsolute(path36) && !existsSync7(path36);
     }
     function stripQuotes2(value) {
       const first = value[0];
@@ -48524,96 +48524,6 @@ var init_merge = __esm({
   }
 });
 
-// src/matrix/change-pages.ts
-function sideCell(s, base, reportDir) {
-  const text = `${s.verdict}${s.behavior === null ? "" : ` (${s.behavior})`}`;
-  const target = reportDir === null ? null : `${base}${encodeURI(reportDir)}/${encodeURI(s.page ?? "index.html")}`;
-  const cause = s.cause === null ? "" : `<br><span class="meta">${escapeHtml(s.cause)}</span>`;
-  return `<td class="verdict ${VERDICT_CLASS[s.verdict]}">${target === null ? escapeHtml(text) : `<a href="${escapeHtml(target)}">${escapeHtml(text)}</a>`}${cause}</td>`;
-}
-function changeTable(changes, older, newer, anchor2) {
-  const rows2 = changes.map(
-    (c5) => `<tr id="${escapeHtml(`${anchor2}-${c5.id}`)}"><td>${escapeHtml(c5.id)}</td><td>${c5.kind}</td>${sideCell(c5.before, older.base, older.reportDir)}${sideCell(c5.after, newer.base, newer.reportDir)}</tr>`
-  );
-  return `<div class="scroll"><table>
-<tr><th>Case</th><th>Change</th><th>${escapeHtml(older.label)}</th><th>${escapeHtml(newer.label)}</th></tr>
-${rows2.join("\n")}
-</table></div>`;
-}
-function renderReleaseChanges(series, generatedAt) {
-  const sections2 = series.map((s) => {
-    const id = `${s.name}-${s.role}`;
-    const changed = s.steps.filter((st) => st.changes.length > 0);
-    const byCase = /* @__PURE__ */ new Map();
-    for (const st of changed)
-      for (const c5 of st.changes) byCase.set(c5.id, [...byCase.get(c5.id) ?? [], `${c5.before.verdict} \u2192 ${c5.after.verdict} in ${st.newer.release ?? ""}`]);
-    const summary = byCase.size === 0 ? `<p>No case changed its verdict across ${s.steps.length + 1} releases that ran.</p>` : `<ul>${[...byCase].map(([caseId, what]) => `<li>${escapeHtml(caseId)}: ${escapeHtml(what.join(", "))}</li>`).join("")}</ul>`;
-    const missing2 = s.notInstalled.length === 0 ? "" : `<p class="meta">Not installed (not run): ${s.notInstalled.map((r) => `${escapeHtml(r.release ?? "")} (<code>${escapeHtml(r.install)}</code>)`).join(", ")}</p>`;
-    const steps = s.steps.map((st) => {
-      const from2 = st.older.release ?? "";
-      const to = st.newer.release ?? "";
-      const head2 = `<h3 id="${escapeHtml(`${id}-${to}`)}">${escapeHtml(from2)} \u2192 ${escapeHtml(to)} <span class="meta">(${escapeHtml(st.older.version ?? "")} \u2192 ${escapeHtml(st.newer.version ?? "")})</span></h3>`;
-      if (st.changes.length === 0) return `${head2}
-<p class="meta">No verdict changed.</p>`;
-      return `${head2}
-${changeTable(st.changes, { label: from2, base: "", reportDir: st.older.reportDir }, { label: to, base: "", reportDir: st.newer.reportDir }, `${id}-${to}`)}`;
-    });
-    return `<h2 id="${escapeHtml(id)}">${escapeHtml(s.title)} (${s.role})</h2>
-<h3>Changed cases</h3>
-${summary}
-${missing2}
-${steps.join("\n")}`;
-  });
-  const body = `<header class="bar">wsgate interop matrix: across releases</header>
-<main>
-<h1>Across releases</h1>
-<p class="meta">${escapeHtml(generatedAt)} \xB7 <a href="index.html">the matrix</a> \xB7 each case whose verdict changed between consecutive releases, with both releases\u2019 case pages a click away.</p>
-${sections2.join("\n") || "<p>No implementation ran more than one release.</p>"}
-</main>`;
-  return page("wsgate: across releases", CSS, body);
-}
-function renderComparison(c5, bases) {
-  const rows2 = c5.rows.filter((r) => r.regressions.length + r.improvements.length + r.other.length > 0).map((r) => {
-    const older = { label: `old: ${r.old.version ?? "not installed"}`, base: bases.old, reportDir: r.old.reportDir };
-    const newer = { label: `new: ${r.new.version ?? "not installed"}`, base: bases.new, reportDir: r.new.reportDir };
-    const all = [...r.regressions, ...r.improvements, ...r.other];
-    const counts = `${r.regressions.length} regressions, ${r.improvements.length} improvements, ${r.other.length} other`;
-    return `<h2 id="${escapeHtml(r.key)}">${escapeHtml(r.key)} <span class="meta">${escapeHtml(counts)}</span></h2>
-${changeTable(all, older, newer, r.key)}`;
-  });
-  const list = (keys) => keys.length === 0 ? "none" : keys.map(escapeHtml).join(", ");
-  const body = `<header class="bar">wsgate interop matrix: comparison</header>
-<main>
-<h1>Comparison</h1>
-<p class="meta">old: ${escapeHtml(c5.old.dir)} (${escapeHtml(c5.old.generatedAt)}, wsgate ${escapeHtml(c5.old.wsgate)}) \xB7 new: ${escapeHtml(c5.new.dir)} (${escapeHtml(c5.new.generatedAt)}, wsgate ${escapeHtml(c5.new.wsgate)})</p>
-<p>${c5.counts.regressions} regressions (passed \u2192 failed), ${c5.counts.improvements} improvements (failed \u2192 passed), ${c5.counts.other} other changes, in ${c5.counts.rows} rows of both.</p>
-<p>Added (new only): ${list(c5.added)}. Removed (old only): ${list(c5.removed)}.</p>
-${rows2.join("\n") || "<p>No row changed a verdict.</p>"}
-</main>`;
-  return page("wsgate: comparison", CSS, body);
-}
-var CSS, VERDICT_CLASS;
-var init_change_pages = __esm({
-  "src/matrix/change-pages.ts"() {
-    "use strict";
-    init_escape();
-    init_page();
-    CSS = `
-.meta { color: var(--muted); }
-.scroll { max-width: 100%; overflow-x: auto; }
-td.verdict { white-space: nowrap; }
-td.verdict a { color: inherit; }
-ul.steps { margin: .2em 0 .8em; }
-`;
-    VERDICT_CLASS = {
-      passed: "case_ok",
-      failed: "case_failed",
-      skipped: "case_non_strict",
-      unsupported: "case_unimplemented"
-    };
-  }
-});
-
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
   if (typeof value !== "object" || value === null) {
@@ -49597,7 +49507,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path34, options) {
+    function checkPathExt(path36, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -49608,25 +49518,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path34.substr(-p.length).toLowerCase() === p) {
+        if (p && path36.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path34, options) {
+    function checkStat(stat4, path36, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path34, options);
+      return checkPathExt(path36, options);
     }
-    function isexe(path34, options, cb) {
-      fs.stat(path34, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path34, options));
+    function isexe(path36, options, cb) {
+      fs.stat(path36, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path36, options));
       });
     }
-    function sync(path34, options) {
-      return checkStat(fs.statSync(path34), path34, options);
+    function sync(path36, options) {
+      return checkStat(fs.statSync(path36), path36, options);
     }
   }
 });
@@ -49637,13 +49547,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path34, options, cb) {
-      fs.stat(path34, function(er, stat4) {
+    function isexe(path36, options, cb) {
+      fs.stat(path36, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path34, options) {
-      return checkStat(fs.statSync(path34), options);
+    function sync(path36, options) {
+      return checkStat(fs.statSync(path36), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -49676,7 +49586,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path34, options, cb) {
+    function isexe(path36, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -49686,7 +49596,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve6, reject2) {
-          isexe(path34, options || {}, function(er, is) {
+          isexe(path36, options || {}, function(er, is) {
             if (er) {
               reject2(er);
             } else {
@@ -49695,7 +49605,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path34, options || {}, function(er, is) {
+      core(path36, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -49705,9 +49615,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path34, options) {
+    function sync(path36, options) {
       try {
-        return core.sync(path34, options || {});
+        return core.sync(path36, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -49723,7 +49633,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path34 = __require("path");
+    var path36 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -49761,7 +49671,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve6(found) : reject2(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path34.join(pathPart, cmd);
+        const pCmd = path36.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve6(subStep(p, i2, 0));
       });
@@ -49788,7 +49698,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path34.join(pathPart, cmd);
+        const pCmd = path36.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -49836,7 +49746,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path36 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -49854,7 +49764,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env2[getPathKey({ env: env2 })],
-          pathExt: withoutPathExt ? path34.delimiter : void 0
+          pathExt: withoutPathExt ? path36.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -49863,7 +49773,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path34.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path36.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -49917,8 +49827,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path34, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path34.split("/").pop();
+      const [path36, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path36.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -49953,7 +49863,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path36 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape3 = require_escape();
     var readShebang = require_readShebang();
@@ -49978,7 +49888,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path34.normalize(parsed.command);
+        parsed.command = path36.normalize(parsed.command);
         parsed.command = escape3.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape3.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -50025,19 +49935,19 @@ var require_enoent = __commonJS({
         spawnargs: original.args
       });
     }
-    function hookChildProcess(cp, parsed) {
+    function hookChildProcess(cp2, parsed) {
       if (!isWin) {
         return;
       }
-      const originalEmit = cp.emit;
-      cp.emit = function(name, arg1) {
+      const originalEmit = cp2.emit;
+      cp2.emit = function(name, arg1) {
         if (name === "exit") {
           const err = verifyENOENT(arg1, parsed);
           if (err) {
-            return originalEmit.call(cp, "error", err);
+            return originalEmit.call(cp2, "error", err);
           }
         }
-        return originalEmit.apply(cp, arguments);
+        return originalEmit.apply(cp2, arguments);
       };
     }
     function verifyENOENT(status, parsed) {
@@ -50065,18 +49975,18 @@ var require_enoent = __commonJS({
 var require_cross_spawn = __commonJS({
   "node_modules/cross-spawn/index.js"(exports, module) {
     "use strict";
-    var cp = __require("child_process");
+    var cp2 = __require("child_process");
     var parse4 = require_parse();
     var enoent = require_enoent();
     function spawn2(command2, args, options) {
       const parsed = parse4(command2, args, options);
-      const spawned = cp.spawn(parsed.command, parsed.args, parsed.options);
+      const spawned = cp2.spawn(parsed.command, parsed.args, parsed.options);
       enoent.hookChildProcess(spawned, parsed);
       return spawned;
     }
     function spawnSync2(command2, args, options) {
       const parsed = parse4(command2, args, options);
-      const result = cp.spawnSync(parsed.command, parsed.args, parsed.options);
+      const result = cp2.spawnSync(parsed.command, parsed.args, parsed.options);
       result.error = result.error || enoent.verifyENOENTSync(result.status, parsed);
       return result;
     }
@@ -54109,13 +54019,13 @@ var init_output_sync = __esm({
       }
     };
     writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-      for (const { path: path34, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-        const pathString = typeof path34 === "string" ? path34 : path34.toString();
+      for (const { path: path36, append: append2 } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+        const pathString = typeof path36 === "string" ? path36 : path36.toString();
         if (append2 || outputFiles.has(pathString)) {
-          appendFileSync(path34, serializedResult);
+          appendFileSync(path36, serializedResult);
         } else {
           outputFiles.add(pathString);
-          writeFileSync(path34, serializedResult);
+          writeFileSync(path36, serializedResult);
         }
       }
     };
@@ -58402,22 +58312,22 @@ function __disposeResources(env2) {
   }
   return next();
 }
-function __rewriteRelativeImportExtension(path34, preserveJsx, extraExtensions, ignoreCase) {
-  if (typeof path34 === "string" && /^\.\.?\//.test(path34)) {
+function __rewriteRelativeImportExtension(path36, preserveJsx, extraExtensions, ignoreCase) {
+  if (typeof path36 === "string" && /^\.\.?\//.test(path36)) {
     if (extraExtensions) {
       for (var extension in extraExtensions) {
-        var suffix = path34.slice(-extension.length);
+        var suffix = path36.slice(-extension.length);
         if (suffix === extension || ignoreCase && suffix.toLowerCase() === extension.toLowerCase()) {
           var output2 = extraExtensions[extension];
-          return output2 === extension ? path34 : path34.slice(0, -extension.length) + output2;
+          return output2 === extension ? path36 : path36.slice(0, -extension.length) + output2;
         }
       }
     }
-    return path34.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
+    return path36.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function(m, tsx, d, ext, cm) {
       return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : d + ext + "." + cm.toLowerCase() + "js";
     });
   }
-  return path34;
+  return path36;
 }
 var extendStatics, __assign, __createBinding, __setModuleDefault, ownKeys, _SuppressedError, tslib_es6_default;
 var init_tslib_es6 = __esm({
@@ -71230,14 +71140,14 @@ var require_dependency_container = __commonJS({
           provider = providerOrConstructor;
         }
         if (providers_1.isTokenProvider(provider)) {
-          const path34 = [token];
+          const path36 = [token];
           let tokenProvider = provider;
           while (tokenProvider != null) {
             const currentToken = tokenProvider.useToken;
-            if (path34.includes(currentToken)) {
-              throw new Error(`Token registration cycle detected! ${[...path34, currentToken].join(" -> ")}`);
+            if (path36.includes(currentToken)) {
+              throw new Error(`Token registration cycle detected! ${[...path36, currentToken].join(" -> ")}`);
             }
-            path34.push(currentToken);
+            path36.push(currentToken);
             const registration = this._registry.get(currentToken);
             if (registration && providers_1.isTokenProvider(registration.provider)) {
               tokenProvider = registration.provider;
@@ -77205,6 +77115,127 @@ var init_result2 = __esm({
   }
 });
 
+// src/matrix/badges.ts
+import { mkdir as mkdir2, readdir, unlink as unlink2 } from "node:fs/promises";
+import path18 from "node:path";
+function badgeOf(row) {
+  const label = `wsgate ${row.role}`;
+  const c5 = row.counts;
+  if (row.error !== null) return { schemaVersion: 1, label, message: "could not run", color: "lightgrey" };
+  if (!row.installed || c5 === null) return { schemaVersion: 1, label, message: "not installed", color: "lightgrey" };
+  const played2 = c5.total - c5.unsupported;
+  if (played2 === 0) return { schemaVersion: 1, label, message: c5.unsupported > 0 ? "unsupported" : "no cases", color: "lightgrey" };
+  const unsupported = c5.unsupported > 0 ? `, ${c5.unsupported} unsupported` : "";
+  return { schemaVersion: 1, label, message: `${c5.passed}/${played2} passed${unsupported}`, color: c5.failed === 0 && c5.passed > 0 ? "green" : "red" };
+}
+async function writeBadges(dir, file2) {
+  const into = path18.join(dir, BADGES_DIR);
+  await mkdir2(into, { recursive: true });
+  const keep = new Set(file2.rows.map((r) => `${rowKey(r)}.json`));
+  for (const old of await readdir(into)) if (old.endsWith(".json") && !keep.has(old)) await unlink2(path18.join(into, old));
+  for (const row of file2.rows) await writeFileAtomic(path18.join(into, `${rowKey(row)}.json`), `${JSON.stringify(badgeOf(row))}
+`);
+}
+var BADGES_DIR;
+var init_badges = __esm({
+  "src/matrix/badges.ts"() {
+    "use strict";
+    init_files();
+    init_result2();
+    BADGES_DIR = "badges";
+  }
+});
+
+// src/matrix/change-pages.ts
+function sideCell(s, base, reportDir) {
+  const text = `${s.verdict}${s.behavior === null ? "" : ` (${s.behavior})`}`;
+  const target = reportDir === null ? null : `${base}${encodeURI(reportDir)}/${encodeURI(s.page ?? "index.html")}`;
+  const cause = s.cause === null ? "" : `<br><span class="meta">${escapeHtml(s.cause)}</span>`;
+  return `<td class="verdict ${VERDICT_CLASS[s.verdict]}">${target === null ? escapeHtml(text) : `<a href="${escapeHtml(target)}">${escapeHtml(text)}</a>`}${cause}</td>`;
+}
+function changeTable(changes, older, newer, anchor2) {
+  const rows2 = changes.map(
+    (c5) => `<tr id="${escapeHtml(`${anchor2}-${c5.id}`)}"><td>${escapeHtml(c5.id)}</td><td>${c5.kind}</td>${sideCell(c5.before, older.base, older.reportDir)}${sideCell(c5.after, newer.base, newer.reportDir)}</tr>`
+  );
+  return `<div class="scroll"><table>
+<tr><th>Case</th><th>Change</th><th>${escapeHtml(older.label)}</th><th>${escapeHtml(newer.label)}</th></tr>
+${rows2.join("\n")}
+</table></div>`;
+}
+function renderReleaseChanges(series, generatedAt) {
+  const sections2 = series.map((s) => {
+    const id = `${s.name}-${s.role}`;
+    const changed = s.steps.filter((st) => st.changes.length > 0);
+    const byCase = /* @__PURE__ */ new Map();
+    for (const st of changed)
+      for (const c5 of st.changes) byCase.set(c5.id, [...byCase.get(c5.id) ?? [], `${c5.before.verdict} \u2192 ${c5.after.verdict} in ${st.newer.release ?? ""}`]);
+    const summary = byCase.size === 0 ? `<p>No case changed its verdict across ${s.steps.length + 1} releases that ran.</p>` : `<ul>${[...byCase].map(([caseId, what]) => `<li>${escapeHtml(caseId)}: ${escapeHtml(what.join(", "))}</li>`).join("")}</ul>`;
+    const missing2 = s.notInstalled.length === 0 ? "" : `<p class="meta">Not installed (not run): ${s.notInstalled.map((r) => `${escapeHtml(r.release ?? "")} (<code>${escapeHtml(r.install)}</code>)`).join(", ")}</p>`;
+    const steps = s.steps.map((st) => {
+      const from2 = st.older.release ?? "";
+      const to = st.newer.release ?? "";
+      const head2 = `<h3 id="${escapeHtml(`${id}-${to}`)}">${escapeHtml(from2)} \u2192 ${escapeHtml(to)} <span class="meta">(${escapeHtml(st.older.version ?? "")} \u2192 ${escapeHtml(st.newer.version ?? "")})</span></h3>`;
+      if (st.changes.length === 0) return `${head2}
+<p class="meta">No verdict changed.</p>`;
+      return `${head2}
+${changeTable(st.changes, { label: from2, base: "", reportDir: st.older.reportDir }, { label: to, base: "", reportDir: st.newer.reportDir }, `${id}-${to}`)}`;
+    });
+    return `<h2 id="${escapeHtml(id)}">${escapeHtml(s.title)} (${s.role})</h2>
+<h3>Changed cases</h3>
+${summary}
+${missing2}
+${steps.join("\n")}`;
+  });
+  const body = `<header class="bar">wsgate interop matrix: across releases</header>
+<main>
+<h1>Across releases</h1>
+<p class="meta">${escapeHtml(generatedAt)} \xB7 <a href="index.html">the matrix</a> \xB7 each case whose verdict changed between consecutive releases, with both releases\u2019 case pages a click away.</p>
+${sections2.join("\n") || "<p>No implementation ran more than one release.</p>"}
+</main>`;
+  return page("wsgate: across releases", CSS, body);
+}
+function renderComparison(c5, bases) {
+  const rows2 = c5.rows.filter((r) => r.regressions.length + r.improvements.length + r.other.length > 0).map((r) => {
+    const older = { label: `old: ${r.old.version ?? "not installed"}`, base: bases.old, reportDir: r.old.reportDir };
+    const newer = { label: `new: ${r.new.version ?? "not installed"}`, base: bases.new, reportDir: r.new.reportDir };
+    const all = [...r.regressions, ...r.improvements, ...r.other];
+    const counts = `${r.regressions.length} regressions, ${r.improvements.length} improvements, ${r.other.length} other`;
+    return `<h2 id="${escapeHtml(r.key)}">${escapeHtml(r.key)} <span class="meta">${escapeHtml(counts)}</span></h2>
+${changeTable(all, older, newer, r.key)}`;
+  });
+  const list = (keys) => keys.length === 0 ? "none" : keys.map(escapeHtml).join(", ");
+  const body = `<header class="bar">wsgate interop matrix: comparison</header>
+<main>
+<h1>Comparison</h1>
+<p class="meta">old: ${escapeHtml(c5.old.dir)} (${escapeHtml(c5.old.generatedAt)}, wsgate ${escapeHtml(c5.old.wsgate)}) \xB7 new: ${escapeHtml(c5.new.dir)} (${escapeHtml(c5.new.generatedAt)}, wsgate ${escapeHtml(c5.new.wsgate)})</p>
+<p>${c5.counts.regressions} regressions (passed \u2192 failed), ${c5.counts.improvements} improvements (failed \u2192 passed), ${c5.counts.other} other changes, in ${c5.counts.rows} rows of both.</p>
+<p>Added (new only): ${list(c5.added)}. Removed (old only): ${list(c5.removed)}.</p>
+${rows2.join("\n") || "<p>No row changed a verdict.</p>"}
+</main>`;
+  return page("wsgate: comparison", CSS, body);
+}
+var CSS, VERDICT_CLASS;
+var init_change_pages = __esm({
+  "src/matrix/change-pages.ts"() {
+    "use strict";
+    init_escape();
+    init_page();
+    CSS = `
+.meta { color: var(--muted); }
+.scroll { max-width: 100%; overflow-x: auto; }
+td.verdict { white-space: nowrap; }
+td.verdict a { color: inherit; }
+ul.steps { margin: .2em 0 .8em; }
+`;
+    VERDICT_CLASS = {
+      passed: "case_ok",
+      failed: "case_failed",
+      skipped: "case_non_strict",
+      unsupported: "case_unimplemented"
+    };
+  }
+});
+
 // src/matrix/changes.ts
 function caseChanges(older, newer) {
   const before = new Map(older.cases.map((c5) => [c5.id, c5]));
@@ -77306,10 +77337,10 @@ __export(compare_exports, {
   writeComparison: () => writeComparison
 });
 import { existsSync as existsSync3, statSync as statSync4 } from "node:fs";
-import { mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
-import path18 from "node:path";
+import { mkdir as mkdir3, readFile as readFile2 } from "node:fs/promises";
+import path19 from "node:path";
 async function readMatrixAt(where) {
-  const file2 = existsSync3(where) && statSync4(where).isDirectory() ? path18.join(where, "matrix.json") : where;
+  const file2 = existsSync3(where) && statSync4(where).isDirectory() ? path19.join(where, "matrix.json") : where;
   if (!existsSync3(file2)) throw new UsageError(`matrix --compare: ${where}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
   let parsed;
   try {
@@ -77318,17 +77349,17 @@ async function readMatrixAt(where) {
     throw new UsageError(`matrix --compare: ${file2}: ${err.message}`);
   }
   if (!Array.isArray(parsed.rows)) throw new UsageError(`matrix --compare: ${file2}: not a matrix.json (no rows)`);
-  return { dir: path18.dirname(file2), file: parsed };
+  return { dir: path19.dirname(file2), file: parsed };
 }
 async function writeComparison(old, now, outdir, out) {
   const comparison = compareMatrices(old, now);
-  await mkdir2(outdir, { recursive: true });
+  await mkdir3(outdir, { recursive: true });
   const base = (dir) => {
-    const rel = path18.relative(outdir, dir);
-    return rel === "" ? "" : `${rel.split(path18.sep).join("/")}/`;
+    const rel = path19.relative(outdir, dir);
+    return rel === "" ? "" : `${rel.split(path19.sep).join("/")}/`;
   };
-  await writeFileAtomic(path18.join(outdir, "compare.html"), renderComparison(comparison, { old: base(old.dir), new: base(now.dir) }));
-  await writeFileAtomic(path18.join(outdir, "compare.json"), `${JSON.stringify(comparison, null, 2)}
+  await writeFileAtomic(path19.join(outdir, "compare.html"), renderComparison(comparison, { old: base(old.dir), new: base(now.dir) }));
+  await writeFileAtomic(path19.join(outdir, "compare.json"), `${JSON.stringify(comparison, null, 2)}
 `);
   out.write(comparisonText(comparison));
   out.write(`compare: ${outdir}/compare.json, ${outdir}/compare.html
@@ -77348,9 +77379,66 @@ var init_compare = __esm({
   }
 });
 
+// src/matrix/join.ts
+import { cp, rm } from "node:fs/promises";
+import path20 from "node:path";
+function isJoin(matrices) {
+  return matrices.every((m) => m.selection.shard === null);
+}
+async function joinMatrices(inputs, matrices, outdir) {
+  const first = matrices[0];
+  if (first === void 0) throw new UsageError("matrix --merge: name the matrices\u2019 directories");
+  const from2 = /* @__PURE__ */ new Map();
+  const rows2 = [];
+  for (const [i2, m] of matrices.entries()) {
+    const dir = inputs[i2] ?? "";
+    if (m.wsgate !== first.wsgate) throw new UsageError(`matrix --merge: ${dir} was written by wsgate ${m.wsgate}, ${inputs[0] ?? ""} by ${first.wsgate}`);
+    if (!sameSelection(m.selection, first.selection))
+      throw new UsageError(
+        `matrix --merge: ${dir} ran another selection of cases than ${inputs[0] ?? ""} (${describe4(m.selection)}, not ${describe4(first.selection)})`
+      );
+    for (const row of m.rows) {
+      const key = rowKey(row);
+      const seen = from2.get(key);
+      if (seen !== void 0) throw new UsageError(`matrix --merge: row ${key} is in both ${seen} and ${dir}`);
+      from2.set(key, dir);
+      rows2.push(row);
+    }
+  }
+  rows2.sort(registryOrder);
+  for (const row of rows2) {
+    if (row.reportDir === null) continue;
+    const source = path20.resolve(from2.get(rowKey(row)) ?? "", row.reportDir);
+    const target = path20.resolve(outdir, row.reportDir);
+    if (source === target) continue;
+    await rm(target, { recursive: true, force: true });
+    await cp(source, target, { recursive: true });
+  }
+  return matrixFile(first.selection, rows2, first.machine);
+}
+function sameSelection(a2, b) {
+  return a2.quick === b.quick && JSON.stringify(a2.cases) === JSON.stringify(b.cases);
+}
+function describe4(s) {
+  return `cases ${s.cases?.join(" ") ?? "all"}${s.quick ? ", quick" : ""}`;
+}
+function registryOrder(a2, b) {
+  const fa = `${a2.name}.json`;
+  const fb = `${b.name}.json`;
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a2.role === b.role ? 0 : a2.role === "client" ? -1 : 1;
+}
+var init_join = __esm({
+  "src/matrix/join.ts"() {
+    "use strict";
+    init_errors();
+    init_result2();
+  }
+});
+
 // src/matrix/registry.ts
 import { readdirSync as readdirSync4 } from "node:fs";
-import path19 from "node:path";
+import path21 from "node:path";
 function readRegistry(dir) {
   let files;
   try {
@@ -77359,7 +77447,7 @@ function readRegistry(dir) {
     throw new UsageError(`${dir}: cannot read the implementations: ${err.message}`);
   }
   const out = files.map((f) => {
-    const file2 = path19.join(dir, f);
+    const file2 = path21.join(dir, f);
     const impl = readJsonFile(file2, "an implementation", zodValidator(file2, implementationSchema));
     if (`${impl.name}.json` !== f) throw new UsageError(`${file2}: its name is ${JSON.stringify(impl.name)}: the file must be ${impl.name}.json`);
     return impl;
@@ -77521,14 +77609,14 @@ __export(matrix_exports, {
   runMatrix: () => runMatrix
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { mkdir as mkdir3, readFile as readFile3 } from "node:fs/promises";
-import path20 from "node:path";
+import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
+import path22 from "node:path";
 import { Writable as Writable4 } from "node:stream";
 async function runMatrix(o2, runRow2, out) {
   const shard = parseShard2(o2.shard);
   const rows2 = planRows(readRegistry(o2.implementations), o2, o2.root);
   const old = (o2.compare ?? null) === null ? null : await readMatrixAt(o2.compare);
-  await mkdir3(o2.outdir, { recursive: true });
+  await mkdir4(o2.outdir, { recursive: true });
   const common2 = [
     ...o2.cases === null ? [] : ["--cases", ...o2.cases],
     ...o2.quick ? ["--quick"] : [],
@@ -77577,11 +77665,16 @@ async function runMatrix(o2, runRow2, out) {
 }
 function couldNotRun(keys, dir) {
   if (keys.length === 0) return ExitCode.Pass;
-  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? "row" : "rows"} could not run (${keys.join(", ")}): see ${path20.join(dir, "matrix.json")}`);
+  throw new UsageError(`matrix: ${keys.length} ${keys.length === 1 ? "row" : "rows"} could not run (${keys.join(", ")}): see ${path22.join(dir, "matrix.json")}`);
 }
 async function mergeMatrix(inputs, outdir, env2, out) {
   if (inputs.length === 0) throw new UsageError("matrix --merge: name the shards\u2019 directories");
   const shards = await Promise.all(inputs.map(readMatrix));
+  if (isJoin(shards)) {
+    const joined = await joinMatrices(inputs, shards, outdir);
+    await writeMatrix(outdir, joined, out);
+    return couldNotRun(joined.rows.filter((r) => r.error !== null).map(rowKey), outdir);
+  }
   checkShards2(inputs, shards);
   const first = shards[0];
   const rows2 = [];
@@ -77602,7 +77695,7 @@ async function mergeMatrix(inputs, outdir, env2, out) {
       rows2.push(ranRow(head2, outdir, first.selection));
       continue;
     }
-    const config2 = mergeConfig({ inputs: inputs.map((d) => path20.join(d, key)), outdir: path20.join(outdir, key), github: false }, env2);
+    const config2 = mergeConfig({ inputs: inputs.map((d) => path22.join(d, key)), outdir: path22.join(outdir, key), github: false }, env2);
     await mergeRuns(config2, discard());
     rows2.push(ranRow(head2, outdir, first.selection));
   }
@@ -77610,12 +77703,13 @@ async function mergeMatrix(inputs, outdir, env2, out) {
   return couldNotRun(rows2.filter((r) => r.error !== null).map(rowKey), outdir);
 }
 async function writeMatrix(dir, file2, out, old = null) {
-  await mkdir3(dir, { recursive: true });
+  await mkdir4(dir, { recursive: true });
   const series = releaseSeries(file2.rows);
-  if (series.length > 0) await writeFileAtomic(path20.join(dir, "changes.html"), renderReleaseChanges(series, file2.generatedAt));
+  if (series.length > 0) await writeFileAtomic(path22.join(dir, "changes.html"), renderReleaseChanges(series, file2.generatedAt));
   if (old !== null) await writeComparison(old, { dir, file: file2 }, dir, out);
-  await writeFileAtomic(path20.join(dir, "index.html"), renderSite(file2, { changes: series.length > 0, compare: old !== null }));
-  await writeFileAtomic(path20.join(dir, "matrix.json"), `${JSON.stringify(file2, null, 2)}
+  await writeFileAtomic(path22.join(dir, "index.html"), renderSite(file2, { changes: series.length > 0, compare: old !== null }));
+  await writeBadges(dir, file2);
+  await writeFileAtomic(path22.join(dir, "matrix.json"), `${JSON.stringify(file2, null, 2)}
 `);
   const changed = series.flatMap(
     (s) => s.steps.filter((st) => st.changes.length > 0).map((st) => `${s.name}-${s.role} ${st.older.release ?? ""} \u2192 ${st.newer.release ?? ""}: ${st.changes.map((c5) => c5.id).join(" ")}`)
@@ -77623,11 +77717,11 @@ async function writeMatrix(dir, file2, out, old = null) {
   if (series.length > 0)
     out.write(changed.length === 0 ? "matrix: no verdict changed between consecutive releases\n" : changed.map((l) => `matrix: changed: ${l}
 `).join(""));
-  out.write(`matrix: ${file2.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ""}
+  out.write(`matrix: ${file2.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ""}, ${dir}/badges/
 `);
 }
 async function readMatrix(dir) {
-  const file2 = path20.join(dir, "matrix.json");
+  const file2 = path22.join(dir, "matrix.json");
   if (!existsSync4(file2)) throw new UsageError(`matrix --merge: ${dir}: no matrix.json (is it the --outdir of a wsgate matrix?)`);
   return JSON.parse(await readFile3(file2, "utf8"));
 }
@@ -77664,9 +77758,11 @@ var init_matrix = __esm({
     init_judge_merge();
     init_errors();
     init_merge();
+    init_badges();
     init_change_pages();
     init_changes();
     init_compare();
+    init_join();
     init_registry2();
     init_result2();
     init_rows();
@@ -77871,9 +77967,9 @@ function parse3(head2) {
   const checked = checkUpgradeHeaders(headers);
   if ("ok" in checked) return checked.plainHttp === true ? { ...checked, target } : checked;
   const q = target.indexOf("?");
-  const path34 = q < 0 ? target : target.slice(0, q);
+  const path36 = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  return { ok: true, request: { method, target, path: path34, query, headers, key: checked.key, version: checked.version, raw } };
+  return { ok: true, request: { method, target, path: path36, query, headers, key: checked.key, version: checked.version, raw } };
 }
 function parseRequestLine(requestLine) {
   const parts = requestLine.trim().split(/[ \t]+/);
@@ -78185,7 +78281,7 @@ __export(run_config_exports, {
   REFERENCE_SERVER_COMMAND: () => REFERENCE_SERVER_COMMAND,
   resolveRunConfig: () => resolveRunConfig
 });
-import path21 from "node:path";
+import path23 from "node:path";
 function resolveRunConfig(input3, sources = {}) {
   const o2 = parseWith(runSchema, withSpec(input3, sources.spec));
   const server = serverUnderTest(o2);
@@ -78238,7 +78334,7 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
   const agent = o2.agent ?? defaultAgent;
   const problem = agentProblem(agent);
   if (problem !== null) throw new UsageError(`--agent: ${problem}`);
-  const outdir = path21.resolve(o2.outdir ?? defaultOutdir);
+  const outdir = path23.resolve(o2.outdir ?? defaultOutdir);
   return {
     agent,
     outdir,
@@ -78247,12 +78343,12 @@ function runSettings(o2, sources, tls5, defaultOutdir, defaultAgent, servers) {
     caseTimeout: o2.caseTimeout,
     strict: o2.strict,
     failOn: [...failingVerdicts(o2.failOn === null ? null : splitList(o2.failOn), o2.strict)],
-    baseline: o2.baseline === null ? null : path21.resolve(o2.baseline),
-    writeBaseline: o2.writeBaseline === null ? null : path21.resolve(o2.writeBaseline),
+    baseline: o2.baseline === null ? null : path23.resolve(o2.baseline),
+    writeBaseline: o2.writeBaseline === null ? null : path23.resolve(o2.writeBaseline),
     github: o2.github,
     quiet: o2.quiet,
-    junit: path21.resolve(o2.junit ?? path21.join(outdir, "junit.xml")),
-    json: path21.resolve(o2.json ?? path21.join(outdir, "summary.json")),
+    junit: path23.resolve(o2.junit ?? path23.join(outdir, "junit.xml")),
+    json: path23.resolve(o2.json ?? path23.join(outdir, "summary.json")),
     logLevel: o2.logLevel,
     // The profile measures each case's growth of the peer's one process tree: cases at once would share
     // it (a bomb's hundreds of MiB charged to a handshake beside it), so one at a time unless --jobs says.
@@ -81741,9 +81837,9 @@ var init_browser_page = __esm({
 
 // src/server/static-files.ts
 import { realpath, stat as stat2 } from "node:fs/promises";
-import path22 from "node:path";
+import path24 from "node:path";
 function contentType(file2) {
-  return CONTENT_TYPES[path22.extname(file2)] ?? "application/octet-stream";
+  return CONTENT_TYPES[path24.extname(file2)] ?? "application/octet-stream";
 }
 async function fileInside(dir, base, rel) {
   let decoded;
@@ -81753,12 +81849,12 @@ async function fileInside(dir, base, rel) {
     return null;
   }
   if (decoded.includes("\0")) return null;
-  let file2 = path22.resolve(base, decoded);
+  let file2 = path24.resolve(base, decoded);
   try {
-    if ((await stat2(file2)).isDirectory()) file2 = path22.join(file2, "index.html");
+    if ((await stat2(file2)).isDirectory()) file2 = path24.join(file2, "index.html");
     const [real, realDir] = await Promise.all([realpath(file2), realpath(dir)]);
-    const inside = path22.relative(realDir, real);
-    if (inside === "" || inside.startsWith("..") || path22.isAbsolute(inside)) return null;
+    const inside = path24.relative(realDir, real);
+    if (inside === "" || inside.startsWith("..") || path24.isAbsolute(inside)) return null;
     return (await stat2(real)).isFile() ? real : null;
   } catch {
     return null;
@@ -82934,7 +83030,7 @@ var init_browser = __esm({
 import { createHash as createHash5, X509Certificate } from "node:crypto";
 import { accessSync as accessSync2, constants as constants5 } from "node:fs";
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path23 from "node:path";
+import path25 from "node:path";
 function findExecutable(name, env2 = process.env) {
   const runnable = (file2) => {
     try {
@@ -82944,9 +83040,9 @@ function findExecutable(name, env2 = process.env) {
       return false;
     }
   };
-  if (name.includes("/")) return runnable(name) ? path23.resolve(name) : null;
-  for (const dir of (env2.PATH ?? "").split(path23.delimiter).filter((d) => d !== "")) {
-    const file2 = path23.join(dir, name);
+  if (name.includes("/")) return runnable(name) ? path25.resolve(name) : null;
+  for (const dir of (env2.PATH ?? "").split(path25.delimiter).filter((d) => d !== "")) {
+    const file2 = path25.join(dir, name);
     if (runnable(file2)) return file2;
   }
   return null;
@@ -82959,7 +83055,7 @@ function discoverEngine(kind, env2 = process.env) {
   return null;
 }
 function webkitPort(executable) {
-  return path23.basename(executable).startsWith("cog") ? "wpe" : "gtk";
+  return path25.basename(executable).startsWith("cog") ? "wpe" : "gtk";
 }
 function engineArgv(kind, plan) {
   const { executable, page: page2, profile, env: env2, spki } = plan;
@@ -82997,7 +83093,7 @@ function engineArgv(kind, plan) {
 async function prepareProfile(kind, profile) {
   if (kind.engine !== "firefox") return;
   const lines = Object.entries(FIREFOX_PREFS).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
-  await writeFile3(path23.join(profile, "user.js"), `${lines.join("\n")}
+  await writeFile3(path25.join(profile, "user.js"), `${lines.join("\n")}
 `);
 }
 function agentFromVersion(kind, line2) {
@@ -83078,9 +83174,9 @@ var init_engines = __esm({
 });
 
 // src/browsers/launch.ts
-import { mkdtemp as mkdtemp2, rm } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
 import os4 from "node:os";
-import path24 from "node:path";
+import path26 from "node:path";
 async function setUpBrowser(choice, env2 = process.env) {
   const kind = ENGINES[choice.engine];
   let executable;
@@ -83111,7 +83207,7 @@ async function engineAgent(kind, executable, env2) {
 ${String(run.stderr)}`);
 }
 async function launchBrowser(setup, page2, spki, env2 = process.env) {
-  const profile = await mkdtemp2(path24.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  const profile = await mkdtemp2(path26.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
   let started = null;
   try {
     await prepareProfile(setup.kind, profile);
@@ -83120,9 +83216,9 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
       HOME: profile,
-      XDG_CONFIG_HOME: path24.join(profile, ".config"),
-      XDG_CACHE_HOME: path24.join(profile, ".cache"),
-      XDG_DATA_HOME: path24.join(profile, ".local")
+      XDG_CONFIG_HOME: path26.join(profile, ".config"),
+      XDG_CACHE_HOME: path26.join(profile, ".cache"),
+      XDG_DATA_HOME: path26.join(profile, ".local")
     };
     started = startCommand(`exec ${command2}`, home, profile);
     const proc = started;
@@ -83137,13 +83233,13 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
           cpuMs = proc.treeCpuMs();
           await proc.stop(TERM_GRACE_MS);
           await proc.treeGone(5e3);
-          await rm(profile, { recursive: true, force: true, maxRetries: 3 });
+          await rm2(profile, { recursive: true, force: true, maxRetries: 3 });
         })();
         return disposed;
       }
     };
   } catch (err) {
-    await rm(profile, { recursive: true, force: true });
+    await rm2(profile, { recursive: true, force: true });
     throw err;
   }
 }
@@ -83667,12 +83763,12 @@ var init_bare_result = __esm({
 });
 
 // src/fuzzing-client/h2-probe.ts
-function probeFields(scheme, authority, path34) {
+function probeFields(scheme, authority, path36) {
   return [
     [":method", "CONNECT"],
     [":protocol", "websocket"],
     [":scheme", scheme],
-    [":path", path34],
+    [":path", path36],
     [":authority", authority],
     ["sec-websocket-version", "13"]
   ];
@@ -86052,7 +86148,7 @@ var init_exclusion = __esm({
 
 // src/repro/recording-file.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import path25 from "node:path";
+import path27 from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 function wireEvent(e) {
   switch (e.kind) {
@@ -86116,11 +86212,11 @@ function reproData(rec) {
   };
 }
 function recordingPath(outdir, reportBase) {
-  return resolveInside(path25.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
+  return resolveInside(path27.join(outdir, REPRO_DATA_DIR), `${reportBase}.json.gz`);
 }
 async function writeRecording(outdir, reportBase, data) {
   const file2 = recordingPath(outdir, reportBase);
-  await makeDirectory(path25.dirname(file2));
+  await makeDirectory(path27.dirname(file2));
   await writeFileAtomic(file2, gzipSync(JSON.stringify(data)));
   return file2;
 }
@@ -86305,7 +86401,7 @@ var init_script2 = __esm({
 });
 
 // src/repro/keeper.ts
-import path26 from "node:path";
+import path28 from "node:path";
 function passedBothAxes(r) {
   return r.behavior === "OK" && r.behaviorClose === "OK";
 }
@@ -86338,7 +86434,7 @@ var init_keeper = __esm({
           (async () => {
             await writeRecording(this.outdir, base, data);
             if (!this.scripts) return;
-            const dir = path26.join(this.outdir, REPRO_SCRIPT_DIR);
+            const dir = path28.join(this.outdir, REPRO_SCRIPT_DIR);
             await makeDirectory(dir);
             await writeFileAtomic(resolveInside(dir, `${base}.mjs`), reproScript(data, result));
           })().catch((err) => void this.problems.push(`case ${gc.id}: could not keep its recording: ${err.message}`))
@@ -86355,12 +86451,12 @@ var init_keeper = __esm({
 
 // src/run/resources.ts
 import { stat as stat3 } from "node:fs/promises";
-import path27 from "node:path";
+import path29 from "node:path";
 async function checkOutputs(config2) {
   await checkDirectories([
     ["the report directory", config2.outdir],
-    ["the --junit directory", path27.dirname(config2.junit)],
-    ["the --json directory", path27.dirname(config2.json)]
+    ["the --junit directory", path29.dirname(config2.junit)],
+    ["the --json directory", path29.dirname(config2.json)]
   ]);
   for (const [flag, file2] of [
     ["--junit", config2.junit],
@@ -86401,7 +86497,7 @@ var init_resources = __esm({
 
 // src/peer/output-log.ts
 import { createWriteStream as createWriteStream2, mkdirSync, renameSync } from "node:fs";
-import path28 from "node:path";
+import path30 from "node:path";
 var OutputLog;
 var init_output_log = __esm({
   "src/peer/output-log.ts"() {
@@ -86409,7 +86505,7 @@ var init_output_log = __esm({
     OutputLog = class {
       constructor(file2) {
         this.file = file2;
-        this.name = path28.basename(file2);
+        this.name = path30.basename(file2);
       }
       file;
       stream = null;
@@ -86420,7 +86516,7 @@ var init_output_log = __esm({
         if (this.closed || chunk.length === 0) return;
         if (this.stream === null) {
           try {
-            mkdirSync(path28.dirname(this.file), { recursive: true });
+            mkdirSync(path30.dirname(this.file), { recursive: true });
           } catch {
           }
           this.stream = createWriteStream2(`${this.file}.part`);
@@ -86465,7 +86561,7 @@ var init_output_log = __esm({
 });
 
 // src/peer/watch.ts
-import path29 from "node:path";
+import path31 from "node:path";
 var CLIENT_OUTPUT_LOG, EXIT_TOLD_MS, SERVER_CPU_SAMPLE_MS, PeerWatch;
 var init_watch = __esm({
   "src/peer/watch.ts"() {
@@ -86623,7 +86719,7 @@ var init_watch = __esm({
         return warnings.length === 0 ? null : warnings.join("; ");
       }
       log(name) {
-        const log = new OutputLog(path29.join(this.outdir, name));
+        const log = new OutputLog(path31.join(this.outdir, name));
         this.logs.push(log);
         return log;
       }
@@ -86827,7 +86923,7 @@ __export(from_report_exports, {
 });
 import { existsSync as existsSync6, statSync as statSync5 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import path31 from "node:path";
+import path33 from "node:path";
 async function readJson(file2) {
   try {
     return JSON.parse(await readFile6(file2, "utf8"));
@@ -86851,15 +86947,15 @@ function pickEntry(index, req, dir) {
   return { agent, entry: index[agent]?.[req.caseId] };
 }
 async function reproFromReport(req) {
-  const dir = path31.resolve(req.from);
+  const dir = path33.resolve(req.from);
   if (!existsSync6(dir) || !statSync5(dir).isDirectory()) throw new UsageError(`no report directory ${dir}`);
-  const indexFile = path31.join(dir, "index.json");
+  const indexFile = path33.join(dir, "index.json");
   if (!existsSync6(indexFile)) throw new UsageError(`no index.json in ${dir}: not a report directory`);
   const index = await readJson(indexFile);
   const { agent, entry } = pickEntry(index, req, dir);
   const verdict = `${entry.behavior} / ${entry.behaviorClose}`;
   if (passedBothAxes(entry)) throw new UsageError(`case ${req.caseId} passed (${verdict}) for ${JSON.stringify(agent)}: nothing to reproduce`);
-  const caseFile = path31.join(dir, entry.reportfile);
+  const caseFile = path33.join(dir, entry.reportfile);
   if (existsSync6(caseFile) && (await readJson(caseFile)).transport === "h2") {
     throw new UsageError(
       `case ${req.caseId} ran over HTTP/2 (RFC 8441): repro scripts replay HTTP/1.1 connections only (run the case without --http2 to get one)`
@@ -86870,13 +86966,13 @@ async function reproFromReport(req) {
       `case ${req.caseId} is an attack of the robustness profile on several raw connections (growing sizes, timing, a liveness check): repro scripts replay one connection; replay it with: wsgate run --robustness --role server --server-url URL --cases ${req.caseId}`
     );
   }
-  if (!existsSync6(path31.join(dir, REPRO_DATA_DIR)))
+  if (!existsSync6(path33.join(dir, REPRO_DATA_DIR)))
     throw new UsageError(`the run in ${dir} kept no recording (wsgate run keeps one per non-passing case; wstest and older runs do not)`);
   const file2 = [recordingPath(dir, entry.reportfile.replace(/\.json$/, "")), recordingPath(dir, caseReportBase(agentFileBase(agent), req.caseId))].find(
     (f) => existsSync6(f)
   );
   if (file2 === void 0)
-    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path31.join(dir, REPRO_DATA_DIR)}`);
+    throw new UsageError(`no recording of case ${req.caseId} (${verdict}) for ${JSON.stringify(agent)} in ${path33.join(dir, REPRO_DATA_DIR)}`);
   let data;
   try {
     data = await readRecording(file2);
@@ -86907,7 +87003,7 @@ __export(serve_exports, {
   serveUntilStopped: () => serveUntilStopped,
   startCaseServer: () => startCaseServer
 });
-import path32 from "node:path";
+import path34 from "node:path";
 async function serveUntilStopped(server, signal, options = {}) {
   const reason = await new Promise((resolve6) => {
     server.once("stopRequested", (why) => resolve6(why));
@@ -86926,7 +87022,7 @@ async function startCaseServer(config2, logger, options = {}) {
   const { cases: cases2 } = selectForRun(config2);
   if (cases2.length === 0) throw new UsageError("no case is selected: check --cases and --exclude-cases");
   await checkDirectories([["the report directory", config2.outdir]]);
-  if (options.recordSelection !== false) await writeFileAtomic(path32.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
+  if (options.recordSelection !== false) await writeFileAtomic(path34.join(config2.outdir, SELECTION_FILE), selectionJson(cases2));
   const secure = config2.tls === null ? null : await prepareTls(config2.tls, { hosts: [config2.host], outdir: config2.outdir, serverFiles: false, needCertificate: true });
   const defs = new Map(cases2.filter(isRobustness).map((c5) => [c5.id, c5]));
   const server = await listenForCases(config2, cases2, {
@@ -86959,7 +87055,7 @@ var init_serve = __esm({
 });
 
 // src/action.ts
-import path33 from "node:path";
+import path35 from "node:path";
 import { Writable as Writable5 } from "node:stream";
 import { fileURLToPath as fileURLToPath6 } from "node:url";
 
@@ -89110,11 +89206,11 @@ var parser = new YargsParser({
   format,
   normalize,
   resolve: resolve2,
-  require: (path34) => {
+  require: (path36) => {
     if (typeof require2 !== "undefined") {
-      return require2(path34);
-    } else if (path34.match(/\.json$/)) {
-      return JSON.parse(readFileSync(path34, "utf8"));
+      return require2(path36);
+    } else if (path36.match(/\.json$/)) {
+      return JSON.parse(readFileSync(path36, "utf8"));
     } else {
       throw Error("only .json config files are supported in ESM");
     }
@@ -90100,8 +90196,8 @@ var CommandInstance = class {
     }
     return void 0;
   }
-  extractDesc({ describe: describe4, description, desc }) {
-    for (const test of [describe4, description, desc]) {
+  extractDesc({ describe: describe5, description, desc }) {
+    for (const test of [describe5, description, desc]) {
       if (typeof test === "string" || test === false)
         return test;
       assertNotStrictEqual(test, true, this.shim);
@@ -90277,7 +90373,7 @@ function usage(yargs, shim3) {
   };
   self2.getCommands = () => commands;
   let descriptions2 = {};
-  self2.describe = function describe4(keyOrKeys, desc) {
+  self2.describe = function describe5(keyOrKeys, desc) {
     if (Array.isArray(keyOrKeys)) {
       keyOrKeys.forEach((k) => {
         self2.describe(k, desc);
@@ -93004,7 +93100,7 @@ function matrixCommand(y, context) {
     }).option("merge", {
       type: "string",
       array: true,
-      describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running"
+      describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union"
     }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m").example("$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v", "two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)").example("$0 matrix --compare old/matrix.json new/matrix.json --outdir diff", "regressions and improvements between two matrices"),
     async (a2) => {
       const { mergeMatrix: mergeMatrix2, runMatrix: runMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
@@ -93057,7 +93153,7 @@ async function runRow(args, { io, env: env2 }) {
 
 // src/commands/merge.ts
 import { existsSync as existsSync5 } from "node:fs";
-import path30 from "node:path";
+import path32 from "node:path";
 function mergeCommand(y, { io, env: env2, setStatus }) {
   return y.command(
     "merge <dirs..>",
@@ -93069,7 +93165,7 @@ function mergeCommand(y, { io, env: env2, setStatus }) {
     }).option("outdir", { type: "string", describe: "Directory for the merged reports", demandOption: true }).option("junit", { type: "string", describe: "JUnit XML file (default: OUTDIR/junit.xml)" }).option("json", { type: "string", describe: "JSON summary file (default: OUTDIR/summary.json)" }).option("github", sharedBoolean("github")).example("$0 merge shard-1 shard-2 shard-3 --outdir merged", "one report and one exit status for three shards"),
     async (a2) => {
       const inputs = (a2.dirs ?? []).map(String);
-      if (inputs.length > 0 && inputs.every((d) => existsSync5(path30.join(d, "matrix.json")))) {
+      if (inputs.length > 0 && inputs.every((d) => existsSync5(path32.join(d, "matrix.json")))) {
         const { mergeMatrix: mergeMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
         setStatus(await mergeMatrix2(inputs, a2.outdir, env2, io.stdout));
         return;
@@ -93320,7 +93416,7 @@ function actionArguments(env2) {
           argv.push(`${flag}=${v}`);
         break;
       case "string":
-        if (judging && name === "reports-directory") argv.push(`--junit=${path33.join(value, "junit.xml")}`, `--json=${path33.join(value, "summary.json")}`);
+        if (judging && name === "reports-directory") argv.push(`--junit=${path35.join(value, "junit.xml")}`, `--json=${path35.join(value, "summary.json")}`);
         else argv.push(`${flag}=${value}`);
         break;
     }
