@@ -77,14 +77,14 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         outdir: a.outdir,
         ...(io.signal ? { signal: io.signal } : {}),
       };
-      const status = await runMatrix(options, (args) => runRow(args, context), io.stdout);
+      const status = await runMatrix(options, (args, signal) => runRow(args, signal, context), io.stdout);
       setStatus(exitForSignal(io.signal) ?? status);
     },
   );
 }
 
 /** One row: its arguments read as `wsgate run` reads its flags, then the same engine. */
-async function runRow(args: string[], { io, env }: CommandContext): Promise<number> {
+async function runRow(args: string[], signal: AbortSignal | undefined, { io, env }: CommandContext): Promise<number> {
   const [{ resolveRunConfig }, { runGate }, { makeLogger }] = await Promise.all([
     import('../config/run-config.js'),
     import('../run/run.js'),
@@ -99,5 +99,5 @@ async function runRow(args: string[], { io, env }: CommandContext): Promise<numb
     .parseAsync();
   const config = resolveRunConfig(settingsFrom(parsed as Record<string, unknown>, RUN_OPTIONS), { env });
   const logger = makeLogger(config.logLevel);
-  return runGate(config, { out: io.stdout, logger, isTty: false, env, ...(io.signal ? { signal: io.signal } : {}) });
+  return runGate(config, { out: io.stdout, logger, isTty: false, env, ...(signal ? { signal } : {}) });
 }

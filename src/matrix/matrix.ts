@@ -48,7 +48,7 @@ export interface MatrixOptions {
 }
 
 /** Runs one row: `wsgate run` with these arguments, through the same engine; resolves with its exit status. */
-export type RowRunner = (args: string[]) => Promise<number>;
+export type RowRunner = (args: string[], signal: AbortSignal | undefined) => Promise<number>;
 
 /** Runs the matrix; resolves with its exit status (0: every row that is installed ran). */
 export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS.WritableStream): Promise<number> {
@@ -84,8 +84,11 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
     // A row that cannot run (its command never connected, bad arguments in its entry) is recorded
     // with its reason and the matrix goes on: one broken row hides no other.
     let error: string | null = null;
+    // Each row's run listens on a signal of its own, which follows the matrix's: what a run leaves
+    // listening on it goes with the row, not onto the matrix's signal row after row.
+    const rowSignal = o.signal === undefined ? undefined : AbortSignal.any([o.signal]);
     try {
-      const status = await runRow(rowArgs(row, o.outdir, common));
+      const status = await runRow(rowArgs(row, o.outdir, common), rowSignal);
       if (isAborted(o.signal)) return ExitCode.Interrupted;
       if (status !== ExitCode.Pass && status !== ExitCode.Failure) error = `its run ended with exit status ${status}`;
     } catch (err) {

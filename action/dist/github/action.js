@@ -77643,8 +77643,9 @@ async function runMatrix(o2, runRow2, out) {
       continue;
     }
     let error62 = null;
+    const rowSignal = o2.signal === void 0 ? void 0 : AbortSignal.any([o2.signal]);
     try {
-      const status = await runRow2(rowArgs(row, o2.outdir, common2));
+      const status = await runRow2(rowArgs(row, o2.outdir, common2), rowSignal);
       if (isAborted(o2.signal)) return ExitCode.Interrupted;
       if (status !== ExitCode.Pass && status !== ExitCode.Failure) error62 = `its run ended with exit status ${status}`;
     } catch (err) {
@@ -93132,12 +93133,12 @@ function matrixCommand(y, context) {
         outdir: a2.outdir,
         ...io.signal ? { signal: io.signal } : {}
       };
-      const status = await runMatrix2(options, (args) => runRow(args, context), io.stdout);
+      const status = await runMatrix2(options, (args, signal) => runRow(args, signal, context), io.stdout);
       setStatus(exitForSignal(io.signal) ?? status);
     }
   );
 }
-async function runRow(args, { io, env: env2 }) {
+async function runRow(args, signal, { io, env: env2 }) {
   const [{ resolveRunConfig: resolveRunConfig2 }, { runGate: runGate2 }, { makeLogger: makeLogger2 }] = await Promise.all([
     Promise.resolve().then(() => (init_run_config(), run_config_exports)),
     Promise.resolve().then(() => (init_run2(), run_exports)),
@@ -93148,7 +93149,7 @@ async function runRow(args, { io, env: env2 }) {
   }).parseAsync();
   const config2 = resolveRunConfig2(settingsFrom(parsed, RUN_OPTIONS), { env: env2 });
   const logger = makeLogger2(config2.logLevel);
-  return runGate2(config2, { out: io.stdout, logger, isTty: false, env: env2, ...io.signal ? { signal: io.signal } : {} });
+  return runGate2(config2, { out: io.stdout, logger, isTty: false, env: env2, ...signal ? { signal } : {} });
 }
 
 // src/commands/merge.ts
