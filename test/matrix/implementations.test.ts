@@ -11,10 +11,14 @@
  * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver, WebSocket++ and Jetty; gorilla/websocket,
  * nhooyr.io/websocket and libwebsockets (with its defaults) do not check UTF-8 and fail it in both roles.
  * A run of a proxy's row leaves no config directory behind (interop/servers/proxy-front.mjs).
+ *
+ * The rows of issue 53's second part: faye-websocket and WebSocket-Node (npm, both roles; 6.4.1 is
+ * Non-Strict: invalid UTF-8 found only once the message is complete) and tornado (Debian, both roles;
+ * it echoes an invalid close code, 7.9.1, where 1002 is required).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { homedir } from 'node:os';
@@ -23,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { implementationSchema, type Implementation } from '../../src/matrix/registry.js';
 import { freePort } from '../../src/processes/server-process.js';
+import { installedVersion } from '../../src/matrix/version.js';
 import { runCliWith } from '../support/cli-env.js';
 import { needsInterop } from '../support/requirements.js';
 import { tempDir } from '../support/harness.js';
@@ -47,6 +52,22 @@ function dpkgInstalled(pkg: string): boolean {
 function absent(name: string, packages: string[], built?: string): string | false {
   return needsInterop(name, () => {
     const missing = packages.filter((p) => !dpkgInstalled(p));
+    if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
+    return missing.length === 0 ? null : missing.join(', ');
+  });
+}
+
+/**
+ * Why NAME cannot run here, from its registry entry (its version does not read, or its build is
+ * missing), or false when it can.
+ */
+function notInstalled(name: string, built?: string): string | false {
+  return needsInterop(name, () => {
+    const file = path.join(ROOT, 'interop', 'implementations', `${name}.json`);
+    const impl = implementationSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const missing: string[] = [];
+    if (installedVersion(impl, ROOT) === null)
+      missing.push(impl.install.from === 'apt' ? impl.install.packages.join(', ') : `its version (${impl.version.from})`);
     if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
     return missing.length === 0 ? null : missing.join(', ');
   });
@@ -202,3 +223,23 @@ for (const { name, packages, built, expected } of BUILT) {
   });
 }
 
+/** The rows of issue 53's second part, each role with the cases it is asserted on. */
+const MORE: Array<{ name: string; built?: string; roles: Array<'client' | 'server'>; expected: Record<string, string>; timeoutMs?: number }> = [
+  // Invalid UTF-8 found once the message (6.4.1: its last fragment) is complete: Non-Strict.
+  { name: 'faye-websocket', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '6.4.1': 'NON-STRICT/OK' } },
+  { name: 'websocket-node', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '6.4.1': 'NON-STRICT/OK' } },
+  // tornado sends back the invalid close code it got (7.9.1: 0) instead of failing with 1002.
+  { name: 'python-tornado', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '6.3.1': OK, '7.9.1': 'FAILED/WRONG CODE', '12.1.1': OK } },
+];
+
+for (const { name, built, roles, expected, timeoutMs } of MORE) {
+  describe(name, { skip: notInstalled(name, built) }, () => {
+    for (const role of roles) {
+      test(`${role} role: ${Object.entries(expected)
+        .map(([id, v]) => `${id} ${v}`)
+        .join(', ')}`, async () => {
+        expectVerdicts(await run(await entry(name), role, Object.keys(expected), { timeoutMs }), expected);
+      });
+    }
+  });
+}
