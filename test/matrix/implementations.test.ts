@@ -13,8 +13,9 @@
  * A run of a proxy's row leaves no config directory behind (interop/servers/proxy-front.mjs).
  *
  * The rows of issue 53's second part: faye-websocket and WebSocket-Node (npm, both roles; 6.4.1 is
- * Non-Strict: invalid UTF-8 found only once the message is complete) and tornado (Debian, both roles;
- * it echoes an invalid close code, 7.9.1, where 1002 is required).
+ * Non-Strict: invalid UTF-8 found only once the message is complete), tornado (Debian, both roles;
+ * it echoes an invalid close code, 7.9.1, where 1002 is required) and Boost.Beast (C++, both roles,
+ * with permessage-deflate).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -230,6 +231,12 @@ const MORE: Array<{ name: string; built?: string; roles: Array<'client' | 'serve
   { name: 'websocket-node', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '6.4.1': 'NON-STRICT/OK' } },
   // tornado sends back the invalid close code it got (7.9.1: 0) instead of failing with 1002.
   { name: 'python-tornado', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '6.3.1': OK, '7.9.1': 'FAILED/WRONG CODE', '12.1.1': OK } },
+  {
+    name: 'beast',
+    built: 'beast-echo',
+    roles: ['client', 'server'],
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '7.9.1': OK, '12.1.1': OK, '13.1.1': OK },
+  },
 ];
 
 for (const { name, built, roles, expected, timeoutMs } of MORE) {
