@@ -14,8 +14,8 @@
  *
  * The rows of issue 53's second part: faye-websocket and WebSocket-Node (npm, both roles; 6.4.1 is
  * Non-Strict: invalid UTF-8 found only once the message is complete), tornado (Debian, both roles;
- * it echoes an invalid close code, 7.9.1, where 1002 is required) and Boost.Beast (C++, both roles,
- * with permessage-deflate).
+ * it echoes an invalid close code, 7.9.1, where 1002 is required), Boost.Beast (C++, both roles, with
+ * permessage-deflate) and WebKit (WPE WebKit's cog, the client role: `--browser webkit`).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -237,6 +237,8 @@ const MORE: Array<{ name: string; built?: string; roles: Array<'client' | 'serve
     roles: ['client', 'server'],
     expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '7.9.1': OK, '12.1.1': OK, '13.1.1': OK },
   },
+  // One browser start for the run (a few seconds), then its page plays the cases.
+  { name: 'webkit', roles: ['client'], expected: { '1.1.1': OK, '2.1': OK, '6.3.1': OK, '7.9.1': OK, '12.1.1': OK }, timeoutMs: 90_000 },
 ];
 
 for (const { name, built, roles, expected, timeoutMs } of MORE) {
