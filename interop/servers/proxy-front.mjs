@@ -4,8 +4,14 @@
 // Both stop on SIGTERM/SIGINT (the proxy first, then the echo server); the proxy's own log goes to
 // stderr. The proxy runs in the foreground with a generated config, never as the package's service.
 //   proxy-front.mjs haproxy|nginx PORT
+//
+// The config lives in $TMPDIR/wsgate-KIND-PID-XXXXXX, removed however this process ends but SIGKILL:
+// wsgate stops a server with SIGTERM to its process group and again to each process of its tree, so
+// two SIGTERMs arrive at once (a handler registered with `once` let the second one end the process
+// with Node's default action, before the removal); and every start removes the directories of
+// launchers that are gone (SIGKILL after wsgate's grace, or a wsgate that was killed itself).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
@@ -74,6 +80,38 @@ http {
 `;
 }
 
+// Signals first: from here on, a SIGTERM or SIGINT (however many) is one orderly stop.
+let stopping = false;
+let proxy = null;
+let dir = null;
+function removeDir() {
+  if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+}
+process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => stop(0));
+// Every other way out (an exception, process.exit) removes it too.
+process.on('exit', removeDir);
+
+/** Whether process PID is gone (a process of another user counts as alive). */
+function gone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === 'ESRCH';
+  }
+}
+
+// Directories of launchers that were killed (their pid is the name's second part).
+for (const name of readdirSync(tmpdir())) {
+  const owner = /^wsgate-(?:haproxy|nginx)-(\d+)-/.exec(name);
+  if (owner !== null && gone(Number(owner[1]))) {
+    rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+const executable = binary(kind);
+
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 wss.on('connection', (ws) => {
   ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
@@ -85,7 +123,7 @@ await new Promise((resolve, reject) => {
 });
 const backendPort = wss.address().port;
 
-const dir = mkdtempSync(path.join(tmpdir(), `wsgate-${kind}-`));
+dir = mkdtempSync(path.join(tmpdir(), `wsgate-${kind}-${process.pid}-`));
 const cfg = path.join(dir, `${kind}.cfg`);
 let args;
 if (kind === 'haproxy') {
@@ -95,18 +133,17 @@ if (kind === 'haproxy') {
   writeFileSync(cfg, nginxConfig(dir, backendPort));
   args = ['-p', dir, '-e', 'stderr', '-c', cfg];
 }
-const proxy = spawn(binary(kind), args, { stdio: ['ignore', 'inherit', 'inherit'] });
+proxy = spawn(executable, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 
-let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
   const done = () => {
     wss.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
     process.exit(code);
   };
-  if (proxy.exitCode !== null || proxy.signalCode !== null) return done();
+  if (proxy === null || proxy.exitCode !== null || proxy.signalCode !== null) return done();
   proxy.once('exit', done);
   proxy.kill('SIGTERM');
   setTimeout(() => proxy.kill('SIGKILL'), 2000).unref();
@@ -120,5 +157,3 @@ proxy.once('error', (err) => {
   process.stderr.write(`proxy-front: ${kind}: ${err.message}\n`);
   stop(1);
 });
-process.once('SIGTERM', () => stop(0));
-process.once('SIGINT', () => stop(0));

@@ -10,16 +10,25 @@
  * 12.1.1 instead: permessage-deflate is on by default, OK in both roles), 7.1.1 through the proxies.
  * 6.3.1 (invalid UTF-8 in a text message) is OK for websocket-driver, WebSocket++ and Jetty; gorilla/websocket,
  * nhooyr.io/websocket and libwebsockets (with its defaults) do not check UTF-8 and fail it in both roles.
+ * A run of a proxy's row leaves no config directory behind (interop/servers/proxy-front.mjs).
+ *
+ * The rows of issue 53's second part: faye-websocket and WebSocket-Node (npm, both roles; 6.4.1 is
+ * Non-Strict: invalid UTF-8 found only once the message is complete), tornado (Debian, both roles;
+ * it echoes an invalid close code, 7.9.1, where 1002 is required), Boost.Beast (C++, both roles, with
+ * permessage-deflate) and WebKit (WPE WebKit's cog, the client role: `--browser webkit`).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import net from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { implementationSchema, type Implementation } from '../../src/matrix/registry.js';
+import { freePort } from '../../src/processes/server-process.js';
+import { installedVersion } from '../../src/matrix/version.js';
 import { runCliWith } from '../support/cli-env.js';
 import { needsInterop } from '../support/requirements.js';
 import { tempDir } from '../support/harness.js';
@@ -49,20 +58,46 @@ function absent(name: string, packages: string[], built?: string): string | fals
   });
 }
 
+/**
+ * Why NAME cannot run here, from its registry entry (its version does not read, or its build is
+ * missing), or false when it can.
+ */
+function notInstalled(name: string, built?: string): string | false {
+  return needsInterop(name, () => {
+    const file = path.join(ROOT, 'interop', 'implementations', `${name}.json`);
+    const impl = implementationSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const missing: string[] = [];
+    if (installedVersion(impl, ROOT) === null)
+      missing.push(impl.install.from === 'apt' ? impl.install.packages.join(', ') : `its version (${impl.version.from})`);
+    if (built !== undefined && !existsSync(path.join(CACHE, built))) missing.push(`${built} (its build)`);
+    return missing.length === 0 ? null : missing.join(', ');
+  });
+}
+
 interface Summary {
   cases: Array<{ id: string; behavior: string | null; behaviorClose: string | null }>;
 }
 
-/** Runs the role's command of the entry on the cases; the verdicts (behavior/behaviorClose) by case id. */
-async function run(impl: Implementation, role: 'client' | 'server', cases: string[]): Promise<Map<string, string>> {
-  const command = impl.roles[role]?.command;
-  assert.ok(command, `${impl.name} has a ${role} command`);
+/**
+ * Runs the role of the entry (its command, and/or its `wsgate run` arguments) on the cases; the
+ * verdicts (behavior/behaviorClose) by case id.
+ */
+async function run(
+  impl: Implementation,
+  role: 'client' | 'server',
+  cases: string[],
+  options: { env?: NodeJS.ProcessEnv | undefined; timeoutMs?: number | undefined } = {},
+): Promise<Map<string, string>> {
+  const spec = impl.roles[role];
+  assert.ok(spec, `${impl.name} has a ${role} role`);
+  const { command } = spec;
   const outdir = await tempDir();
+  const common = ['--agent', impl.name, '--outdir', outdir, ...spec.args, '--cases', ...cases];
   const args =
     role === 'client'
-      ? ['run', '--client', command, '--url', 'ws://127.0.0.1:0', '--agent', impl.name, '--outdir', outdir, '--cases', ...cases]
-      : ['run', '--role', 'server', '--server', command, '--agent', impl.name, '--outdir', outdir, '--cases', ...cases];
-  const res = await runCliWith(args, { cwd: ROOT, timeoutMs: 30_000 });
+      ? ['run', ...(command === undefined ? [] : ['--client', command]), '--url', 'ws://127.0.0.1:0', ...common]
+      : ['run', '--role', 'server', ...(command === undefined ? [] : ['--server', command]), ...common];
+  const res = await runCliWith(args, { cwd: ROOT, timeoutMs: options.timeoutMs ?? 30_000, ...(options.env === undefined ? {} : { env: options.env }) });
   assert.ok(res.code === 0 || res.code === 1, res.stdout + res.stderr);
   const summary = JSON.parse(await readFile(path.join(outdir, 'summary.json'), 'utf8')) as Summary;
   return new Map(summary.cases.map((c) => [c.id, `${c.behavior ?? '-'}/${c.behaviorClose ?? '-'}`]));
@@ -74,13 +109,69 @@ function expectVerdicts(verdicts: Map<string, string>, expected: Record<string, 
 
 const OK = 'OK/OK';
 
+/** The launcher's config directories (interop/servers/proxy-front.mjs) in DIR. */
+async function proxyDirs(dir: string, proxy: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith(`wsgate-${proxy}-`));
+}
+
+/** A pid no process has now: one of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  assert.ok(child.pid);
+  return child.pid;
+}
+
 for (const proxy of ['haproxy', 'nginx']) {
   describe(`${proxy} in front of ws's echo server (a proxy under test)`, { skip: absent(proxy, [proxy]) }, () => {
-    test('server role: 1.1.1, 2.1, 5.1, 7.1.1 OK through the proxy', async () => {
+    test('server role: 1.1.1, 2.1, 5.1, 7.1.1 OK through the proxy; no config directory left after the run', async () => {
       const impl = await entry(proxy);
       assert.equal(impl.proxyFor, 'ws');
-      expectVerdicts(await run(impl, 'server', ['1.1.1', '2.1', '5.1', '7.1.1']), { '1.1.1': OK, '2.1': OK, '5.1': OK, '7.1.1': OK });
+      // A TMPDIR of the test's own: the launcher's directory goes there, and nothing else's.
+      const tmp = await tempDir();
+      // A directory a killed launcher left (its pid is gone): the next start removes it.
+      const stale = path.join(tmp, `wsgate-${proxy}-${await deadPid()}-abcdef`);
+      mkdirSync(stale);
+      const verdicts = await run(impl, 'server', ['1.1.1', '2.1', '5.1', '7.1.1'], { env: { TMPDIR: tmp } });
+      expectVerdicts(verdicts, { '1.1.1': OK, '2.1': OK, '5.1': OK, '7.1.1': OK });
+      assert.deepEqual(await proxyDirs(tmp, proxy), []);
     });
+
+    test('two SIGTERMs at once (to its group, then to itself, as wsgate stops a server): the config directory is removed', async () => {
+      const tmp = await tempDir();
+      for (let i = 0; i < 10; i++) {
+        const port = await freePort('127.0.0.1');
+        const child = spawn(process.execPath, ['interop/servers/proxy-front.mjs', proxy, String(port)], {
+          cwd: ROOT,
+          env: { ...process.env, TMPDIR: tmp },
+          stdio: 'ignore',
+          detached: true,
+        });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        assert.ok(child.pid);
+        // Started once its directory is there and its proxy accepts connections.
+        const deadline = performance.now() + 10_000;
+        while (!(await accepting(port)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        assert.equal((await proxyDirs(tmp, proxy)).length, 1);
+        process.kill(-child.pid, 'SIGTERM');
+        process.kill(child.pid, 'SIGTERM');
+        // Its own exit (0, or 1 when it saw its proxy end first), not Node's default action on a signal.
+        assert.equal(typeof (await exited), 'number');
+        assert.deepEqual(await proxyDirs(tmp, proxy), []);
+      }
+    });
+  });
+}
+
+/** Whether 127.0.0.1:port accepts a TCP connection. */
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -128,6 +219,35 @@ for (const { name, packages, built, expected } of BUILT) {
         .map(([id, v]) => `${id} ${v}`)
         .join(', ')}`, async () => {
         expectVerdicts(await run(await entry(name), role, Object.keys(expected)), expected);
+      });
+    }
+  });
+}
+
+/** The rows of issue 53's second part, each role with the cases it is asserted on. */
+const MORE: Array<{ name: string; built?: string; roles: Array<'client' | 'server'>; expected: Record<string, string>; timeoutMs?: number }> = [
+  // Invalid UTF-8 found once the message (6.4.1: its last fragment) is complete: Non-Strict.
+  { name: 'faye-websocket', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '6.4.1': 'NON-STRICT/OK' } },
+  { name: 'websocket-node', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '6.4.1': 'NON-STRICT/OK' } },
+  // tornado sends back the invalid close code it got (7.9.1: 0) instead of failing with 1002.
+  { name: 'python-tornado', roles: ['client', 'server'], expected: { '1.1.1': OK, '2.1': OK, '6.3.1': OK, '7.9.1': 'FAILED/WRONG CODE', '12.1.1': OK } },
+  {
+    name: 'beast',
+    built: 'beast-echo',
+    roles: ['client', 'server'],
+    expected: { '1.1.1': OK, '2.1': OK, '5.1': OK, '6.3.1': OK, '7.9.1': OK, '12.1.1': OK, '13.1.1': OK },
+  },
+  // One browser start for the run (a few seconds), then its page plays the cases.
+  { name: 'webkit', roles: ['client'], expected: { '1.1.1': OK, '2.1': OK, '6.3.1': OK, '7.9.1': OK, '12.1.1': OK }, timeoutMs: 90_000 },
+];
+
+for (const { name, built, roles, expected, timeoutMs } of MORE) {
+  describe(name, { skip: notInstalled(name, built) }, () => {
+    for (const role of roles) {
+      test(`${role} role: ${Object.entries(expected)
+        .map(([id, v]) => `${id} ${v}`)
+        .join(', ')}`, async () => {
+        expectVerdicts(await run(await entry(name), role, Object.keys(expected), { timeoutMs }), expected);
       });
     }
   });
