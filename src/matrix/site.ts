@@ -17,7 +17,23 @@ td.cell a { color: inherit; text-decoration: none; display: block; }
 .scroll { max-width: 100%; overflow-x: auto; }
 td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
+td.version { white-space: nowrap; }
+/* A phone: the implementation (its role and version under it) and its count of all cases; the groups are a wider screen's. */
+.phone { display: none; }
+@media (max-width: 640px) { .grp, .role, .version { display: none; } .phone { display: inline; } }
 `;
+
+/** A version as a cell shows it: its first version-like word ("Chromium 156.0.8078.114 built on …": 156.0.8078.114); the whole in its title. */
+function shortVersion(version: string | null): string {
+  const full = version ?? '';
+  return /\d+(?:\.\d+)+[^\s,()]*/.exec(full)?.[0] ?? full;
+}
+
+function versionCell(version: string | null): string {
+  const full = version ?? '';
+  const short = shortVersion(version);
+  return short === full ? `<td class="version">${esc(full)}</td>` : `<td class="version" title="${esc(full)}">${esc(short)}</td>`;
+}
 
 /**
  * `reports: false`: the rows' report directories are not beside the page (a committed snapshot): no links into them.
@@ -40,10 +56,10 @@ export function renderSite(m: MatrixFile, options: SiteOptions = {}): string {
 <p class="meta">${esc(m.generatedAt)} · wsgate ${esc(m.wsgate)} · ${esc(machine)} · cases: ${esc(m.selection.cases?.join(' ') ?? 'all')}${m.selection.quick ? ' (quick)' : ''}${esc(shard)}</p>
 ${pageLinks(options)}
 <div class="scroll"><table>
-<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${esc(g)}</th>`).join('')}<th class="num">All</th></tr>
+<tr><th>Implementation</th><th class="role">Role</th><th class="version">Version</th><th class="num">All</th>${groups.map((g) => `<th class="num grp">${esc(g)}</th>`).join('')}</tr>
 ${m.rows.map((r) => rowLine(r, groups, reports)).join('\n')}
 </table></div>
-<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
+<p class="meta">Each cell: cases passed of the cases played (all of the row's, then per case group); red when one failed, grey (n/a) when the implementation cannot play them (unsupported). On a narrow screen, the count of all cases alone.</p>
 ${caseView(m.rows, reports)}
 </main>`;
   return page('wsgate interop matrix', CSS, body);
@@ -59,26 +75,28 @@ function pageLinks(links: SiteOptions): string {
 
 function rowLine(r: MatrixRow, groups: readonly string[], reports: boolean): string {
   const release = (r.release ?? null) === null ? '' : ` <span class="meta">@${esc(r.release ?? '')}</span>`;
-  const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a>${release} <span class="meta">${esc(r.language)}</span></td><td>${r.role}</td>`;
+  const phone = `<span class="meta phone"><br>${r.role} · ${r.installed ? esc(shortVersion(r.version)) : 'not installed'}</span>`;
+  const head = `<td><a href="${esc(r.homepage)}">${esc(r.title)}</a>${release} <span class="meta">${esc(r.language)}</span>${phone}</td><td class="role">${r.role}</td>`;
   if (r.error !== null && r.error !== undefined) {
-    return `<tr>${head}<td>${esc(r.version ?? '')}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${esc(r.error)}</td></tr>`;
+    return `<tr>${head}${versionCell(r.version)}<td class="case_failed" colspan="${groups.length + 1}">could not run: ${esc(r.error)}</td></tr>`;
   }
   if (r.counts === null || r.reportDir === null) {
-    return `<tr>${head}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${esc(r.install)}</code></td></tr>`;
+    return `<tr>${head}<td class="version">not installed</td><td colspan="${groups.length + 1}">install: <code>${esc(r.install)}</code></td></tr>`;
   }
   const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
-  const cells = groups.map((g) => cell(r.groups[g], report));
-  return `<tr>${head}<td>${esc(r.version ?? '')}</td>${cells.join('')}${cell(r.counts, report)}</tr>`;
+  const cells = groups.map((g) => cell(r.groups[g], report, 'grp'));
+  return `<tr>${head}${versionCell(r.version)}${cell(r.counts, report)}${cells.join('')}</tr>`;
 }
 
-function cell(c: MatrixCounts | undefined, href: string | null): string {
+function cell(c: MatrixCounts | undefined, href: string | null, extra = ''): string {
   const link = (text: string): string => (href === null ? text : `<a href="${href}">${text}</a>`);
-  if (c === undefined || c.total === 0) return '<td class="cell case_missing">–</td>';
-  if (c.unsupported === c.total) return `<td class="cell case_unimplemented">${link('unsupported')}</td>`;
+  const cls = (kind: string): string => `cell ${kind}${extra === '' ? '' : ` ${extra}`}`;
+  if (c === undefined || c.total === 0) return `<td class="${cls('case_missing')}">–</td>`;
+  if (c.unsupported === c.total) return `<td class="${cls('case_unimplemented')}">${link('n/a')}</td>`;
   const played = c.total - c.unsupported;
-  const cls = c.failed > 0 ? 'case_failed' : c.passed === played ? 'case_ok' : 'case_non_strict';
+  const kind = c.failed > 0 ? 'case_failed' : c.passed === played ? 'case_ok' : 'case_non_strict';
   const title = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${c.unsupported} unsupported`;
-  return `<td class="cell ${cls}" title="${title}">${link(`${c.passed}/${played}`)}</td>`;
+  return `<td class="${cls(kind)}" title="${title}">${link(`${c.passed}/${played}`)}</td>`;
 }
 
 /** Every case some row failed: which rows, grouped by cause, in catalogue order. */

@@ -111,10 +111,21 @@ describe('wsgate matrix', () => {
   test('index.html: group cells linking into each row’s report, the not-installed row, the per-case view', () => {
     const html = readFileSync(path.join(whole, 'index.html'), 'utf8');
     for (const key of ['echo-invalid-client', 'ws-client', 'ws-server']) assert.match(html, new RegExp(`href="${key}/index.html"`));
-    assert.match(html, /<th class="num">1<\/th><th class="num">6<\/th><th class="num">7<\/th>/);
-    assert.match(html, /class="cell case_failed"[^>]*><a href="echo-invalid-client\/index.html">0\/2<\/a>/);
-    assert.match(html, /class="cell case_unimplemented"><a href="echo-invalid-client\/index.html">unsupported<\/a>/);
-    assert.match(html, /not installed<\/td><td colspan="4">install: <code>npm install/);
+    // All cases first (a phone shows it alone), then the groups.
+    assert.match(
+      html,
+      /<th class="version">Version<\/th><th class="num">All<\/th><th class="num grp">1<\/th><th class="num grp">6<\/th><th class="num grp">7<\/th><\/tr>/,
+    );
+    assert.match(
+      html,
+      /<td class="cell case_failed" title="1 passed, 2 failed, 0 skipped, 1 unsupported"><a href="echo-invalid-client\/index.html">1\/3<\/a><\/td><td class="cell case_ok grp"/,
+    );
+    assert.match(html, /class="cell case_failed grp"[^>]*><a href="echo-invalid-client\/index.html">0\/2<\/a>/);
+    assert.match(html, /class="cell case_unimplemented grp"><a href="echo-invalid-client\/index.html">n\/a<\/a>/);
+    // A phone: the groups, the role and the version columns hidden; the role and version under the name.
+    assert.match(html, /@media \(max-width: 640px\) \{ \.grp, \.role, \.version \{ display: none; \} \.phone \{ display: inline; \} \}/);
+    assert.match(html, /<span class="meta phone"><br>client · not installed<\/span>/);
+    assert.match(html, /<td class="version">not installed<\/td><td colspan="4">install: <code>npm install/);
     assert.match(
       html,
       /<h3 id="case-6\.3\.1">6\.3\.1[\s\S]*?invalid UTF-8 in a text message accepted<ul class="who"><li><a href="echo-invalid-client\/index.html">echo-invalid \(test fixture\) \(client\): FAILED \/ FAILED/,

@@ -77509,6 +77509,15 @@ var init_registry2 = __esm({
 });
 
 // src/matrix/site.ts
+function shortVersion(version3) {
+  const full = version3 ?? "";
+  return /\d+(?:\.\d+)+[^\s,()]*/.exec(full)?.[0] ?? full;
+}
+function versionCell(version3) {
+  const full = version3 ?? "";
+  const short = shortVersion(version3);
+  return short === full ? `<td class="version">${escapeHtml(full)}</td>` : `<td class="version" title="${escapeHtml(full)}">${escapeHtml(short)}</td>`;
+}
 function renderSite(m, options = {}) {
   const reports = options.reports ?? true;
   const groups = [...new Set(m.rows.flatMap((r) => Object.keys(r.groups)))].sort((a2, b) => Number(a2) - Number(b));
@@ -77520,10 +77529,10 @@ function renderSite(m, options = {}) {
 <p class="meta">${escapeHtml(m.generatedAt)} \xB7 wsgate ${escapeHtml(m.wsgate)} \xB7 ${escapeHtml(machine2)} \xB7 cases: ${escapeHtml(m.selection.cases?.join(" ") ?? "all")}${m.selection.quick ? " (quick)" : ""}${escapeHtml(shard)}</p>
 ${pageLinks(options)}
 <div class="scroll"><table>
-<tr><th>Implementation</th><th>Role</th><th>Version</th>${groups.map((g) => `<th class="num">${escapeHtml(g)}</th>`).join("")}<th class="num">All</th></tr>
+<tr><th>Implementation</th><th class="role">Role</th><th class="version">Version</th><th class="num">All</th>${groups.map((g) => `<th class="num grp">${escapeHtml(g)}</th>`).join("")}</tr>
 ${m.rows.map((r) => rowLine(r, groups, reports)).join("\n")}
 </table></div>
-<p class="meta">Each cell: cases passed of the group's cases; red when one failed, grey when the implementation cannot play them (unsupported).</p>
+<p class="meta">Each cell: cases passed of the cases played (all of the row's, then per case group); red when one failed, grey (n/a) when the implementation cannot play them (unsupported). On a narrow screen, the count of all cases alone.</p>
 ${caseView(m.rows, reports)}
 </main>`;
   return page("wsgate interop matrix", CSS2, body);
@@ -77537,25 +77546,27 @@ function pageLinks(links) {
 }
 function rowLine(r, groups, reports) {
   const release = (r.release ?? null) === null ? "" : ` <span class="meta">@${escapeHtml(r.release ?? "")}</span>`;
-  const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a>${release} <span class="meta">${escapeHtml(r.language)}</span></td><td>${r.role}</td>`;
+  const phone = `<span class="meta phone"><br>${r.role} \xB7 ${r.installed ? escapeHtml(shortVersion(r.version)) : "not installed"}</span>`;
+  const head2 = `<td><a href="${escapeHtml(r.homepage)}">${escapeHtml(r.title)}</a>${release} <span class="meta">${escapeHtml(r.language)}</span>${phone}</td><td class="role">${r.role}</td>`;
   if (r.error !== null && r.error !== void 0) {
-    return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td><td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
+    return `<tr>${head2}${versionCell(r.version)}<td class="case_failed" colspan="${groups.length + 1}">could not run: ${escapeHtml(r.error)}</td></tr>`;
   }
   if (r.counts === null || r.reportDir === null) {
-    return `<tr>${head2}<td>not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
+    return `<tr>${head2}<td class="version">not installed</td><td colspan="${groups.length + 1}">install: <code>${escapeHtml(r.install)}</code></td></tr>`;
   }
   const report = reports ? `${encodeURI(r.reportDir)}/index.html` : null;
-  const cells = groups.map((g) => cell2(r.groups[g], report));
-  return `<tr>${head2}<td>${escapeHtml(r.version ?? "")}</td>${cells.join("")}${cell2(r.counts, report)}</tr>`;
+  const cells = groups.map((g) => cell2(r.groups[g], report, "grp"));
+  return `<tr>${head2}${versionCell(r.version)}${cell2(r.counts, report)}${cells.join("")}</tr>`;
 }
-function cell2(c5, href) {
+function cell2(c5, href, extra = "") {
   const link = (text) => href === null ? text : `<a href="${href}">${text}</a>`;
-  if (c5 === void 0 || c5.total === 0) return '<td class="cell case_missing">\u2013</td>';
-  if (c5.unsupported === c5.total) return `<td class="cell case_unimplemented">${link("unsupported")}</td>`;
+  const cls = (kind2) => `cell ${kind2}${extra === "" ? "" : ` ${extra}`}`;
+  if (c5 === void 0 || c5.total === 0) return `<td class="${cls("case_missing")}">\u2013</td>`;
+  if (c5.unsupported === c5.total) return `<td class="${cls("case_unimplemented")}">${link("n/a")}</td>`;
   const played2 = c5.total - c5.unsupported;
-  const cls = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
+  const kind = c5.failed > 0 ? "case_failed" : c5.passed === played2 ? "case_ok" : "case_non_strict";
   const title = `${c5.passed} passed, ${c5.failed} failed, ${c5.skipped} skipped, ${c5.unsupported} unsupported`;
-  return `<td class="cell ${cls}" title="${title}">${link(`${c5.passed}/${played2}`)}</td>`;
+  return `<td class="${cls(kind)}" title="${title}">${link(`${c5.passed}/${played2}`)}</td>`;
 }
 function caseView(rows2, reports) {
   const failing = /* @__PURE__ */ new Map();
@@ -77598,6 +77609,10 @@ td.cell a { color: inherit; text-decoration: none; display: block; }
 .scroll { max-width: 100%; overflow-x: auto; }
 td code { overflow-wrap: anywhere; }
 ul.who { margin: .2em 0 .8em; }
+td.version { white-space: nowrap; }
+/* A phone: the implementation (its role and version under it) and its count of all cases; the groups are a wider screen's. */
+.phone { display: none; }
+@media (max-width: 640px) { .grp, .role, .version { display: none; } .phone { display: inline; } }
 `;
   }
 });
