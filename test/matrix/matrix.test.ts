@@ -5,7 +5,7 @@
  * same matrix.json as one unsharded run. Run from the checkout's root (the fixture's command is relative).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -162,7 +162,7 @@ describe('wsgate matrix', () => {
 
   test('a row that cannot run is recorded with its reason and the matrix goes on: the rows after it run, matrix.json is whole, the status is 2', async () => {
     const registry = path.join(root, 'with-broken');
-    await import('node:fs/promises').then((fs) => fs.mkdir(registry));
+    mkdirSync(registry);
     copyFileSync(path.join(REGISTRY, 'ws.json'), path.join(registry, 'ws.json'));
     // One client that exits before it connects, one server whose entry has an argument wsgate does not know.
     const broken = {
