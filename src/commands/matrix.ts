@@ -58,7 +58,7 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         return;
       }
       if (compare.length === 2) {
-        const { compareOnly } = await import('../matrix/compare.js');
+        const { compareOnly } = await import('../matrix/changes/compare.js');
         setStatus(await compareOnly(compare[0] as string, compare[1] as string, a.outdir, io.stdout));
         return;
       }

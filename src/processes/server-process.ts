@@ -4,6 +4,7 @@
  * while cases run, restarted on request, and stopped with its whole process tree at the end or on
  * a signal. A server that runs elsewhere (--server-url alone) is only waited for.
  */
+import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { errorLine, namedErrorLine } from './crash.js';
@@ -40,6 +41,22 @@ export function canListen(host: string, port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Whether no UDP socket holds the same number on host: a port that another program claimed (as the
+ * test suite claims the ports it hands to the programs it starts, by a UDP socket of the same number)
+ * is not taken while that program is between a stop and its next bind.
+ */
+function udpFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket({ type: net.isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false });
+    socket.once('error', () => {
+      socket.close();
+      resolve(false);
+    });
+    socket.bind(port, host, () => socket.close(() => resolve(true)));
+  });
+}
+
 /** How far below the ephemeral range a server's port is taken from, and how many tries there. */
 const PORT_SPAN = 12_000;
 const PORT_TRIES = 50;
@@ -49,14 +66,14 @@ const PORT_TRIES = 50;
  * kernel's ephemeral range, checked free. A port of that range is what every outgoing connection
  * takes as its own, so between this choice and the server's bind one of them can take it, and a
  * probe connecting to it while nothing listens can connect to itself (TCP's self-connect) and see a
- * server that is not there. Below the range neither happens. If none is free there, the kernel's
- * choice.
+ * server that is not there. Below the range neither happens. A port whose number a UDP socket holds
+ * is passed over too (udpFree). If none is free there, the kernel's choice.
  */
 export async function freePort(host: string): Promise<number> {
   const top = ephemeralLow() - 1;
   for (let i = 0; i < PORT_TRIES; i++) {
     const port = top - Math.floor(Math.random() * PORT_SPAN);
-    if (await canListen(host, port)) return port;
+    if ((await canListen(host, port)) && (await udpFree(host, port))) return port;
   }
   return new Promise((resolve, reject) => {
     const probe = net.createServer();

@@ -90,6 +90,9 @@ const ALLOWED_HOSTS = new Set([
   'shields.io',
   'img.shields.io',
   'wsgate.github.io',
+  // The interop registry's homepages (interop/implementations/).
+  'www.boost.org',
+  'wpewebkit.org',
   '127.0.0.1',
   // coder/websocket's Go import path: a directory under Debian's /usr/share/gocode, where its test
   // suite is copied from and run offline (GOPROXY=off); nothing is fetched from it.

@@ -77146,7 +77146,7 @@ var init_badges = __esm({
   }
 });
 
-// src/matrix/change-pages.ts
+// src/matrix/changes/pages.ts
 function sideCell(s, base, reportDir) {
   const text = `${s.verdict}${s.behavior === null ? "" : ` (${s.behavior})`}`;
   const target = reportDir === null ? null : `${base}${encodeURI(reportDir)}/${encodeURI(s.page ?? "index.html")}`;
@@ -77215,8 +77215,8 @@ ${rows2.join("\n") || "<p>No row changed a verdict.</p>"}
   return page("wsgate: comparison", CSS, body);
 }
 var CSS, VERDICT_CLASS;
-var init_change_pages = __esm({
-  "src/matrix/change-pages.ts"() {
+var init_pages = __esm({
+  "src/matrix/changes/pages.ts"() {
     "use strict";
     init_escape();
     init_page();
@@ -77236,7 +77236,7 @@ ul.steps { margin: .2em 0 .8em; }
   }
 });
 
-// src/matrix/changes.ts
+// src/matrix/changes/changes.ts
 function caseChanges(older, newer) {
   const before = new Map(older.cases.map((c5) => [c5.id, c5]));
   const out = [];
@@ -77322,14 +77322,14 @@ function comparisonText(c5) {
 `;
 }
 var init_changes = __esm({
-  "src/matrix/changes.ts"() {
+  "src/matrix/changes/changes.ts"() {
     "use strict";
     init_select();
     init_result2();
   }
 });
 
-// src/matrix/compare.ts
+// src/matrix/changes/compare.ts
 var compare_exports = {};
 __export(compare_exports, {
   compareOnly: () => compareOnly,
@@ -77370,11 +77370,11 @@ async function compareOnly(oldAt, newAt, outdir, out) {
   return ExitCode.Pass;
 }
 var init_compare = __esm({
-  "src/matrix/compare.ts"() {
+  "src/matrix/changes/compare.ts"() {
     "use strict";
     init_errors();
     init_files();
-    init_change_pages();
+    init_pages();
     init_changes();
   }
 });
@@ -77775,7 +77775,7 @@ var init_matrix = __esm({
     init_errors();
     init_merge();
     init_badges();
-    init_change_pages();
+    init_pages();
     init_changes();
     init_compare();
     init_join();
@@ -81911,7 +81911,7 @@ function fuzzingServerPages(outdir) {
   };
 }
 var REPORTS_PATH;
-var init_pages = __esm({
+var init_pages2 = __esm({
   "src/server/pages.ts"() {
     "use strict";
     init_handshake();
@@ -82007,7 +82007,7 @@ var init_factory = __esm({
   "src/server/factory.ts"() {
     "use strict";
     init_fuzzing_server();
-    init_pages();
+    init_pages2();
     init_constants();
     init_version();
     init_host_port();
@@ -84260,6 +84260,7 @@ var init_randomness = __esm({
 });
 
 // src/processes/server-process.ts
+import dgram from "node:dgram";
 import { readFileSync as readFileSync13 } from "node:fs";
 import net3 from "node:net";
 function ephemeralLow() {
@@ -84277,11 +84278,21 @@ function canListen(host, port) {
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve6(true)));
   });
 }
+function udpFree(host, port) {
+  return new Promise((resolve6) => {
+    const socket = dgram.createSocket({ type: net3.isIPv6(host) ? "udp6" : "udp4", reuseAddr: false });
+    socket.once("error", () => {
+      socket.close();
+      resolve6(false);
+    });
+    socket.bind(port, host, () => socket.close(() => resolve6(true)));
+  });
+}
 async function freePort(host) {
   const top2 = ephemeralLow() - 1;
   for (let i2 = 0; i2 < PORT_TRIES; i2++) {
     const port = top2 - Math.floor(Math.random() * PORT_SPAN);
-    if (await canListen(host, port)) return port;
+    if (await canListen(host, port) && await udpFree(host, port)) return port;
   }
   return new Promise((resolve6, reject2) => {
     const probe = net3.createServer();

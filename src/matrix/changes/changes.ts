@@ -5,9 +5,9 @@
  * failed, an improvement failed → passed; any other change of verdict (skipped, unsupported) is
  * listed as other. Only cases both rows have are compared.
  */
-import { compareIds } from '../cases/select.js';
-import type { MatrixCase, MatrixFile, MatrixRow, MatrixVerdict } from './result.js';
-import { rowKey } from './result.js';
+import { compareIds } from '../../cases/select.js';
+import type { MatrixCase, MatrixFile, MatrixRow, MatrixVerdict } from '../result.js';
+import { rowKey } from '../result.js';
 
 export type ChangeKind = 'regression' | 'improvement' | 'other';
 

@@ -1,11 +1,11 @@
 /**
- * The pages of what changed (src/matrix/changes.ts decides it; these render it): DIR/changes.html,
+ * The pages of what changed (src/matrix/changes/changes.ts decides it; these render it): DIR/changes.html,
  * the cases whose verdict changed between consecutive releases of a `--versions` matrix, and
  * DIR/compare.html, the regressions and improvements between two matrices. Each changed case links
  * to its page in both rows' report directories.
  */
-import { escapeHtml as esc } from '../report/escape.js';
-import { page } from '../report/html/page.js';
+import { escapeHtml as esc } from '../../report/escape.js';
+import { page } from '../../report/html/page.js';
 import type { CaseChange, CaseSide, Comparison, ReleaseSeries } from './changes.js';
 
 const CSS = `

@@ -1,16 +1,16 @@
 /**
  * `wsgate matrix --compare`: two matrices' rows matched by key, their regressions and improvements
- * (src/matrix/changes.ts) written as DIR/compare.json and DIR/compare.html and said in a few lines.
+ * (src/matrix/changes/changes.ts) written as DIR/compare.json and DIR/compare.html and said in a few lines.
  * `--compare OLD NEW --outdir DIR` runs nothing; `--compare OLD` with a run compares the run's matrix.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ExitCode, UsageError } from '../errors.js';
-import { writeFileAtomic } from '../report/files.js';
-import { renderComparison } from './change-pages.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { writeFileAtomic } from '../../report/files.js';
+import { renderComparison } from './pages.js';
 import { compareMatrices, comparisonText } from './changes.js';
-import type { MatrixFile } from './result.js';
+import type { MatrixFile } from '../result.js';
 
 /** A matrix named by its matrix.json or its directory: the file and its directory (the report directories' base). */
 export async function readMatrixAt(where: string): Promise<{ dir: string; file: MatrixFile }> {
