@@ -1,5 +1,7 @@
 // Echo client on undici's WebSocket (the WHATWG API Node.js ships as globalThis.WebSocket).
-import { WebSocket } from 'undici';
+import { loadPackage } from '../npm-package.mjs';
+
+const { WebSocket } = loadPackage('undici');
 
 const url = process.argv[2] ?? process.env.WSGATE_URL;
 const ws = new WebSocket(url);

@@ -1,5 +1,7 @@
 // Echo client on the `websocket` package (WebSocket-Node): echoes every message back unchanged.
-const { client: WebSocketClient } = require('websocket');
+const { loadPackage } = require('../npm-package.cjs');
+
+const { client: WebSocketClient } = loadPackage('websocket');
 
 const url = process.argv[2] ?? process.env.WSGATE_URL;
 const client = new WebSocketClient({

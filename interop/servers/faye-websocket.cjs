@@ -3,7 +3,9 @@
 //   faye-websocket.cjs PORT     listens on 127.0.0.1:PORT until SIGTERM
 // No extensions: permessage-deflate is a separate package (permessage-deflate) this does not load.
 const http = require('node:http');
-const WebSocket = require('faye-websocket');
+const { loadPackage } = require('../npm-package.cjs');
+
+const WebSocket = loadPackage('faye-websocket');
 
 const port = Number(process.argv[2]);
 const server = http.createServer((_req, res) => {

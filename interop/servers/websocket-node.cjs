@@ -2,7 +2,9 @@
 // echoes every message back unchanged (text as text, binary as binary).
 //   websocket-node.cjs PORT     listens on 127.0.0.1:PORT until SIGTERM
 const http = require('node:http');
-const { server: WebSocketServer } = require('websocket');
+const { loadPackage } = require('../npm-package.cjs');
+
+const { server: WebSocketServer } = loadPackage('websocket');
 
 const port = Number(process.argv[2]);
 const httpServer = http.createServer((_req, res) => {

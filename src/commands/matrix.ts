@@ -22,7 +22,7 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
           type: 'string',
           array: true,
           describe:
-            'Releases of the one --only implementation (exact: 8.0.0 8.1.0 …), a row each (NAME@RELEASE-ROLE), each installed by interop/install.sh NAME@RELEASE; then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases',
+            "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 …; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases",
         })
         .option('versions-dir', {
           type: 'string',

@@ -168,7 +168,9 @@ async function writeMatrix(dir: string, file: MatrixFile, out: NodeJS.WritableSt
   );
   if (series.length > 0)
     out.write(changed.length === 0 ? 'matrix: no verdict changed between consecutive releases\n' : changed.map((l) => `matrix: changed: ${l}\n`).join(''));
-  out.write(`matrix: ${file.rows.length} rows: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ''}, ${dir}/badges/\n`);
+  out.write(
+    `matrix: ${file.rows.length} row${file.rows.length === 1 ? '' : 's'}: ${dir}/matrix.json, ${dir}/index.html${series.length > 0 ? `, ${dir}/changes.html` : ''}, ${dir}/badges/\n`,
+  );
 }
 
 async function readMatrix(dir: string): Promise<MatrixFile> {

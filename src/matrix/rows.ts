@@ -9,7 +9,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { shellQuote } from '../processes/client-process.js';
 import type { Implementation } from './registry.js';
-import { PREFIX_ENV, releaseOf, sortReleases, VERSIONS_DIR } from './releases.js';
+import { installedReleases, PREFIX_ENV, refuseWithoutReleases, releaseOf, resolveReleases, VERSIONS_DIR } from './releases.js';
 import { installedVersion } from './version.js';
 
 export type Role = 'client' | 'server';
@@ -71,9 +71,11 @@ export function planRows(registry: readonly Implementation[], select: RowSelecti
 function releaseRows(registry: readonly Implementation[], select: RowSelection, root: string): PlannedRow[] {
   const impl = select.only.length === 1 ? registry.find((i) => i.name === select.only[0]) : undefined;
   if (impl === undefined) throw new UsageError('matrix --versions: name the one implementation with --only (e.g. --only ws --versions 8.0.0 8.1.0)');
+  refuseWithoutReleases(impl);
   const dir = select.versionsDir ?? VERSIONS_DIR;
-  // ws@8.2.0 is 8.2.0 (the form install.sh takes).
-  const releases = sortReleases((select.versions ?? []).map((v) => (v.startsWith(`${impl.name}@`) ? v.slice(impl.name.length + 1) : v)));
+  // ws@8.2.0 is 8.2.0 (the form install.sh takes); a range is the installed releases in it.
+  const specs = (select.versions ?? []).map((v) => (v.startsWith(`${impl.name}@`) ? v.slice(impl.name.length + 1) : v));
+  const releases = resolveReleases(impl.name, specs, installedReleases(impl.name, path.resolve(root, dir)));
   const rows: PlannedRow[] = [];
   for (const role of ['client', 'server'] as const) {
     if (impl.roles[role] === undefined || (select.role !== null && select.role !== role)) continue;
@@ -142,6 +144,11 @@ function shellWord(word: string, root: string): string {
 }
 
 /** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
+/** Whether the program of every role IMPL has is there (a built one included); install.sh builds what is missing. */
+export function programsFound(impl: Implementation, root: string): boolean {
+  return Object.values(impl.roles).every((r) => r === undefined || r.command === undefined || programFound(r.command, root));
+}
+
 function programFound(command: string, root: string): boolean {
   const words = command.trim().split(/\s+/);
   const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';

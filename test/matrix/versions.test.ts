@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { pickReleases, resolveReleases } from '../../src/matrix/releases.js';
 import { runMain } from '../support/cli-env.js';
 import { tempDir } from '../support/harness.js';
 
@@ -127,16 +128,73 @@ describe('wsgate matrix --versions', () => {
     assert.match(stdout, /matrix: changed: ws-server 8\.21\.0 → 8\.21\.1: 9\.3\.1 9\.3\.2\n/);
   });
 
-  test('--versions without one --only implementation, or with a range, is a usage error', async () => {
+  test('a range is the installed releases in it, oldest first, beside exact ones', async (t) => {
+    if (skip !== false) return t.skip(skip);
+    const ranged = path.join(dir, 'ranged');
+    const res = await runMain([
+      'matrix',
+      '--only',
+      'ws',
+      '--role',
+      'server',
+      '--versions',
+      '>=8.21.0 <9',
+      '8.20.0',
+      '--versions-dir',
+      path.join(dir, 'releases'),
+      '--cases',
+      '1.1.1',
+      '--outdir',
+      ranged,
+    ]);
+    assert.equal(res.code, 0, res.stderr);
+    const got = (JSON.parse(readFileSync(path.join(ranged, 'matrix.json'), 'utf8')) as { rows: Row[] }).rows;
+    assert.deepEqual(
+      got.map((r) => `${r.release} ${r.version} ${r.cases.map((c) => `${c.id} ${c.verdict}`).join(',')}`),
+      RELEASES.map((r) => `${r} ${r} 1.1.1 passed`),
+    );
+  });
+
+  test('--versions without one --only implementation, a range no installed release is in, or a word that is neither, is a usage error', async () => {
     const none = await runMain(['matrix', '--versions', '8.0.0', '--outdir', path.join(dir || '/tmp', 'none')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /--only/);
-    const range = await runMain(['matrix', '--only', 'ws', '--versions', '8.0.0..8.2.0', '--outdir', path.join(dir || '/tmp', 'none')]);
-    assert.equal(range.code, 2);
-    assert.match(range.stderr, /exact releases/);
-    const noReleases = await runMain(['matrix', '--only', 'faye-websocket', '--versions', '0.11.4', '--outdir', path.join(dir || '/tmp', 'none')]);
+    const empty = await runMain([
+      'matrix',
+      '--only',
+      'ws',
+      '--versions',
+      '^3.0.0',
+      '--versions-dir',
+      path.join(dir || '/tmp', 'releases'),
+      '--outdir',
+      path.join(dir || '/tmp', 'none'),
+    ]);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /--versions '\^3\.0\.0': no installed release of ws satisfies it \(install them: interop\/install\.sh 'ws@\^3\.0\.0'/);
+    const word = await runMain(['matrix', '--only', 'ws', '--versions', 'latest-ish', '--outdir', path.join(dir || '/tmp', 'none')]);
+    assert.equal(word.code, 2);
+    assert.match(word.stderr, /latest-ish: neither a release \(8\.2\.0\) nor an npm range/);
+    const noReleases = await runMain(['matrix', '--only', 'python-websockets', '--versions', '13.0', '--outdir', path.join(dir || '/tmp', 'none')]);
     assert.equal(noReleases.code, 2);
     assert.match(noReleases.stderr, /"releases": true/);
+  });
+});
+
+describe('which releases a range names', () => {
+  const published = ['7.0.0', '7.0.1', '7.1.0', '7.5.9', '7.5.10', '8.0.0', '8.21.0-beta.1', '8.21.0', '8.21.1', '9.0.0'];
+
+  test('install.sh NAME@RANGE: every published release in it, pre-releases left out; --minors: the newest patch of each minor', () => {
+    assert.deepEqual(pickReleases(published, '7 || 8', false), ['7.0.0', '7.0.1', '7.1.0', '7.5.9', '7.5.10', '8.0.0', '8.21.0', '8.21.1']);
+    assert.deepEqual(pickReleases(published, '7 || 8', true), ['7.0.1', '7.1.0', '7.5.10', '8.0.0', '8.21.1']);
+    assert.deepEqual(pickReleases(published, '>=8.21.0-beta.0 <8.22', false), ['8.21.0-beta.1', '8.21.0', '8.21.1']);
+    assert.throws(() => pickReleases(published, 'seven', false), /seven: not an npm range/);
+  });
+
+  test('matrix --versions: exact releases stand, installed or not; ranges pick the installed ones; each once, oldest first', () => {
+    const installed = ['8.20.0', '8.21.0', '8.21.1'];
+    assert.deepEqual(resolveReleases('ws', ['8.21.1', '8.19.0', '~8.21.0', '8.21.1'], installed), ['8.19.0', '8.21.0', '8.21.1']);
+    assert.throws(() => resolveReleases('ws', ['9.x'], installed), /no installed release of ws satisfies it/);
   });
 });
 
