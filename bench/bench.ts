@@ -12,7 +12,7 @@
  *                            [--no-server-role] [--server-only] [--no-tls] [--tls-only] [--no-wstest] [--wstest-only]
  *                            [--no-http2] [--http2-only] [--http2-runs N] [--no-robustness] [--robustness-only]
  *                            [--no-browsers] [--browsers-only] [--no-browser-whole]
- *                            [--no-matrix] [--matrix-only] [--matrix-rows NAME,…] [--matrix-cases PATTERN,…]
+ *                            [--no-matrix] [--matrix-only] [--matrix-rows NAME,…] [--matrix-cases PATTERN,…] [--matrix-from DIR]
  *
  * `--whole-only` skips the group by group runs: the whole catalogue in one process, with the default
  * jobs (or --jobs), and its verdicts against the original's (about 4 minutes instead of 30).
@@ -37,7 +37,8 @@
  * Last, the interop matrix (`--no-matrix` leaves it out, `--matrix-only` runs it alone; bench/matrix.ts):
  * `wsgate matrix` over every installed implementation of the registry but the browsers
  * (`--matrix-rows`), on the quick profile (`--matrix-cases`), each row's wall time against its CPU
- * floor ((wsgate's CPU + the peer's) / cores), the goal within 1.3 times.
+ * floor ((wsgate's CPU + the peer's) / cores), the goal within 1.3 times; `--matrix-from DIR` tabulates a
+ * matrix run before (joined from one run per implementation, or published) instead.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -50,7 +51,7 @@ import { defaultJobs } from '../src/config/parallel.js';
 import { MALLOC_TUNING, TUNING_MARKER } from '../src/util/launch-env.js';
 import { codecThroughput } from './codec.js';
 import { http2Section } from './http2.js';
-import { benchImplementations, matrixSection } from './matrix.js';
+import { benchImplementations, matrixSection, matrixTable } from './matrix.js';
 import { parseScriptArgs } from './options.js';
 import { robustnessSection } from './robustness.js';
 import { browsersSection, type BrowserRun } from './browsers.js';
@@ -97,6 +98,7 @@ const values = parseScriptArgs(
     'matrix-only': { type: 'boolean', default: false, describe: 'only the matrix section' },
     'matrix-rows': { type: 'string', describe: 'the matrix section: only these implementations, comma-separated (default: every installed one)' },
     'matrix-cases': { type: 'string', describe: 'the matrix section: these case patterns, comma-separated (default: the quick profile)' },
+    'matrix-from': { type: 'string', describe: 'the matrix section: tabulate this matrix directory (a joined or published one) instead of running one' },
   },
 );
 for (const name of ['jobs', 'http2-runs'] as const) {
@@ -446,7 +448,9 @@ if (matrixOnly || (values.matrix === true && !onlyAnother && !browsersOnly && va
   const only = values['matrix-rows']?.split(',').map((n) => n.trim()) ?? null;
   const selection = values['matrix-cases'] === undefined ? ['--quick'] : ['--cases', ...values['matrix-cases'].split(',').map((c) => c.trim())];
   const matrixJobs = values.jobs === undefined ? [] : ['--jobs', values.jobs];
-  problems.push(...(await matrixSection(CLI, NODE_FLAGS, LAUNCH_ENV, base, benchImplementations(only), [...selection, ...matrixJobs])));
+  const from = values['matrix-from'];
+  if (from !== undefined) problems.push(...matrixTable(path.resolve(from), null, from));
+  else problems.push(...(await matrixSection(CLI, NODE_FLAGS, LAUNCH_ENV, base, benchImplementations(only), [...selection, ...matrixJobs])));
 }
 if (problems.length > 0) process.stdout.write(`\nVerdicts that differ:\n${problems.map((m) => `  ${m}`).join('\n')}\n`);
 const codec = codecThroughput();
