@@ -16,7 +16,11 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         .option('role', { type: 'string', choices: ['client', 'server'], describe: 'Only this role of each implementation' })
         .option('cases', { type: 'string', array: true, describe: 'Case id patterns each row runs (default: every case)' })
         .option('quick', { type: 'boolean', default: false, describe: 'The quick profile in every row' })
-        .option('jobs', { type: 'number', requiresArg: true, describe: 'Cases run at once within a row' })
+        .option('jobs', {
+          type: 'number',
+          requiresArg: true,
+          describe: 'Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)',
+        })
         .option('shard', { type: 'string', requiresArg: true, describe: 'K/N: the K-th of N slices of every row’s cases; join the shards with --merge' })
         .option('versions', {
           type: 'string',

@@ -14,6 +14,7 @@ import { writeFileAtomic } from '../report/files.js';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { mergeConfig } from '../config/judge-merge.js';
+import { matrixJobs } from '../config/parallel.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { mergeRuns } from '../finish/merge.js';
 import { writeBadges } from './badges.js';
@@ -60,7 +61,8 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
   const common = [
     ...(o.cases === null ? [] : ['--cases', ...o.cases]),
     ...(o.quick ? ['--quick'] : []),
-    ...(o.jobs === null ? [] : ['--jobs', String(o.jobs)]),
+    '--jobs',
+    String(o.jobs ?? matrixJobs()),
     ...(o.shard === null ? [] : ['--shard', o.shard]),
     '--quiet',
     '--no-github',

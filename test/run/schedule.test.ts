@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { catalogue } from '../../src/catalogue/registry.js';
-import { parseShard } from '../../src/config/parallel.js';
+import { matrixJobs, parseShard } from '../../src/config/parallel.js';
 import { caseCost, runOrder, runPool, shardCases } from '../../src/run/schedule.js';
 
 describe('parseShard', () => {
@@ -18,6 +18,13 @@ describe('parseShard', () => {
       assert.match(r as string, /--shard/);
     });
   }
+});
+
+describe('matrixJobs', () => {
+  test('a matrix row runs two cases per core, at least 1 and at most 8', () => {
+    assert.deepEqual([1, 2, 3, 4, 5, 16].map(matrixJobs), [2, 4, 6, 8, 8, 8]);
+    assert.equal(matrixJobs(0), 1);
+  });
 });
 
 describe('shardCases', () => {

@@ -47401,8 +47401,13 @@ var init_quick = __esm({
 // src/config/parallel.ts
 import os from "node:os";
 function defaultJobs() {
-  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(8, cores));
+  return Math.max(1, Math.min(8, cores()));
+}
+function matrixJobs(n3 = cores()) {
+  return Math.max(1, Math.min(8, 2 * n3));
+}
+function cores() {
+  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 }
 function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
@@ -79870,7 +79875,8 @@ async function runMatrix(o2, runRow2, out) {
   const common2 = [
     ...o2.cases === null ? [] : ["--cases", ...o2.cases],
     ...o2.quick ? ["--quick"] : [],
-    ...o2.jobs === null ? [] : ["--jobs", String(o2.jobs)],
+    "--jobs",
+    String(o2.jobs ?? matrixJobs()),
     ...o2.shard === null ? [] : ["--shard", o2.shard],
     "--quiet",
     "--no-github"
@@ -80009,6 +80015,7 @@ var init_matrix = __esm({
     "use strict";
     init_files();
     init_judge_merge();
+    init_parallel();
     init_errors();
     init_merge();
     init_badges();
@@ -95349,7 +95356,11 @@ function matrixCommand(y, context) {
   return y.command(
     "matrix",
     "Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing",
-    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", { type: "number", requiresArg: true, describe: "Cases run at once within a row" }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("versions", {
+    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", {
+      type: "number",
+      requiresArg: true,
+      describe: "Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)"
+    }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("versions", {
       type: "string",
       array: true,
       describe: "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 \u2026; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases"
