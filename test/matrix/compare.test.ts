@@ -15,14 +15,14 @@ import { tempDir } from '../support/harness.js';
 
 const CASES = ['--cases', '1.1.1', '6.3.1', '6.3.2'];
 
-function entry(name: string, command: string): string {
+function entry(name: string, command: string, version = '1.0.0'): string {
   return JSON.stringify({
     name,
     title: `${name} (test fixture)`,
     language: 'JavaScript',
     homepage: 'https://example.com/peer',
     install: { from: 'bundled' },
-    version: { from: 'command', command: 'node --version' },
+    version: { from: 'command', command: `echo ${version}` },
     roles: { client: { command } },
     supports: { permessageDeflate: false, http2: false },
   });
@@ -61,7 +61,7 @@ describe('wsgate matrix --compare', () => {
       return dir;
     };
     const oldReg = await registry('reg-old', { peer: entry('peer', GOOD), gone: entry('gone', GOOD) });
-    const newReg = await registry('reg-new', { peer: entry('peer', BAD), fresh: entry('fresh', GOOD) });
+    const newReg = await registry('reg-new', { peer: entry('peer', BAD, '2.0.0'), fresh: entry('fresh', GOOD) });
     oldDir = path.join(root, 'old');
     newDir = path.join(root, 'new');
     const first = await runMain(['matrix', '--implementations', oldReg, ...CASES, '--outdir', oldDir]);
@@ -81,7 +81,8 @@ describe('wsgate matrix --compare', () => {
     assert.deepEqual(c.added, ['fresh-client']);
     assert.deepEqual(c.removed, ['gone-client']);
     assert.match(newOut, /compare: .* 2 regressions, 0 improvements, 0 other in 1 row\n/);
-    assert.match(newOut, /compare: peer-client v[\d.]+ → v[\d.]+: regressions \(passed → failed\): 6\.3\.1 6\.3\.2\n/);
+    assert.match(newOut, /compare: peer-client 1\.0\.0 → 2\.0\.0: regressions \(passed → failed\): 6\.3\.1 6\.3\.2\n/);
+    assert.equal((c.rows[0] as { sameVersion?: boolean }).sameVersion, false);
     assert.match(newOut, /compare: added \(new only\): fresh-client\ncompare: removed \(old only\): gone-client\n/);
     assert.match(readFileSync(path.join(newDir, 'index.html'), 'utf8'), /<a href="compare.html">Comparison<\/a>/);
     const html = readFileSync(path.join(newDir, 'compare.html'), 'utf8');
@@ -122,7 +123,18 @@ describe('wsgate matrix --compare', () => {
     assert.equal(res.code, 0, res.stderr);
     const c = read(path.join(root, 'edited'));
     assert.deepEqual(c.counts, { regressions: 0, improvements: 0, other: 1, rows: 2 });
-    assert.deepEqual(ids(c.rows.find((r) => r.key === 'fresh-client')?.other ?? []), ['1.1.1 passed→skipped']);
+    const row = c.rows.find((r) => r.key === 'fresh-client') as (Comparison['rows'][number] & { sameVersion: boolean }) | undefined;
+    assert.deepEqual(ids(row?.other ?? []), ['1.1.1 passed→skipped']);
+    // The same version on both sides: a change without a release, said as such (not the implementation's regression).
+    assert.equal(row?.sameVersion, true);
+    assert.match(
+      res.stdout,
+      /^compare: fresh-client 1\.0\.0 on both sides \(changed without a release: timing, the machine or wsgate\): other: 1\.1\.1 passed → skipped$/m,
+    );
+    assert.match(
+      readFileSync(path.join(root, 'edited', 'compare.html'), 'utf8'),
+      /The same version on both sides \(1\.0\.0\): these verdicts changed without a release/,
+    );
     const none = await runMain(['matrix', '--compare', path.join(root, 'nope'), '--outdir', path.join(root, 'x')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no matrix\.json/);

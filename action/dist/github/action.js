@@ -79440,7 +79440,9 @@ function renderComparison(c5, bases) {
     const newer = { label: `new: ${r.new.version ?? "not installed"}`, base: bases.new, reportDir: r.new.reportDir };
     const all = [...r.regressions, ...r.improvements, ...r.other];
     const counts = `${r.regressions.length} regressions, ${r.improvements.length} improvements, ${r.other.length} other`;
-    return `<h2 id="${escapeHtml(r.key)}">${escapeHtml(r.key)} <span class="meta">${escapeHtml(counts)}</span></h2>
+    const same = r.sameVersion ? `
+<p class="meta">The same version on both sides (${escapeHtml(r.old.version ?? "")}): these verdicts changed without a release, from timing (a race, a busy machine), the machine or wsgate; they are unstable for this row, not its regressions.</p>` : "";
+    return `<h2 id="${escapeHtml(r.key)}">${escapeHtml(r.key)} <span class="meta">${escapeHtml(counts)}</span></h2>${same}
 ${changeTable(all, older, newer, r.key)}`;
   });
   const list = (keys) => keys.length === 0 ? "none" : keys.map(escapeHtml).join(", ");
@@ -79529,7 +79531,8 @@ function compareMatrices(old, now) {
       new: { version: r.version, reportDir: r.reportDir },
       regressions: changes.filter((c5) => c5.kind === "regression"),
       improvements: changes.filter((c5) => c5.kind === "improvement"),
-      other: changes.filter((c5) => c5.kind === "other")
+      other: changes.filter((c5) => c5.kind === "other"),
+      sameVersion: then.version !== null && then.version === r.version
     });
   }
   const total = (k) => rows2.reduce((n3, r) => n3 + r[k].length, 0);
@@ -79554,7 +79557,9 @@ function comparisonText(c5) {
       r.improvements.length > 0 ? `improvements (failed \u2192 passed): ${r.improvements.map((x) => x.id).join(" ")}` : "",
       r.other.length > 0 ? `other: ${r.other.map((x) => `${x.id} ${x.before.verdict} \u2192 ${x.after.verdict}`).join(", ")}` : ""
     ].filter((p) => p !== "");
-    if (parts.length > 0) lines.push(`compare: ${r.key} ${r.old.version ?? "not installed"} \u2192 ${r.new.version ?? "not installed"}: ${parts.join("; ")}`);
+    if (parts.length === 0) continue;
+    const versions = r.sameVersion ? `${r.old.version} on both sides (changed without a release: timing, the machine or wsgate)` : `${r.old.version ?? "not installed"} \u2192 ${r.new.version ?? "not installed"}`;
+    lines.push(`compare: ${r.key} ${versions}: ${parts.join("; ")}`);
   }
   if (c5.added.length > 0) lines.push(`compare: added (new only): ${c5.added.join(" ")}`);
   if (c5.removed.length > 0) lines.push(`compare: removed (old only): ${c5.removed.join(" ")}`);

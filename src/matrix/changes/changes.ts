@@ -97,6 +97,12 @@ export interface RowComparison {
   regressions: CaseChange[];
   improvements: CaseChange[];
   other: CaseChange[];
+  /**
+   * The same installed version on both sides: its changes came without a release, from timing (a
+   * race, a busy machine), the machine or wsgate, so they say the verdict is unstable, not that
+   * the implementation regressed.
+   */
+  sameVersion: boolean;
 }
 
 /** Two matrices side by side: compare.json. */
@@ -128,6 +134,7 @@ export function compareMatrices(old: { dir: string; file: MatrixFile }, now: { d
       regressions: changes.filter((c) => c.kind === 'regression'),
       improvements: changes.filter((c) => c.kind === 'improvement'),
       other: changes.filter((c) => c.kind === 'other'),
+      sameVersion: then.version !== null && then.version === r.version,
     });
   }
   const total = (k: 'regressions' | 'improvements' | 'other'): number => rows.reduce((n, r) => n + r[k].length, 0);
@@ -154,7 +161,11 @@ export function comparisonText(c: Comparison): string {
       r.improvements.length > 0 ? `improvements (failed → passed): ${r.improvements.map((x) => x.id).join(' ')}` : '',
       r.other.length > 0 ? `other: ${r.other.map((x) => `${x.id} ${x.before.verdict} → ${x.after.verdict}`).join(', ')}` : '',
     ].filter((p) => p !== '');
-    if (parts.length > 0) lines.push(`compare: ${r.key} ${r.old.version ?? 'not installed'} → ${r.new.version ?? 'not installed'}: ${parts.join('; ')}`);
+    if (parts.length === 0) continue;
+    const versions = r.sameVersion
+      ? `${r.old.version} on both sides (changed without a release: timing, the machine or wsgate)`
+      : `${r.old.version ?? 'not installed'} → ${r.new.version ?? 'not installed'}`;
+    lines.push(`compare: ${r.key} ${versions}: ${parts.join('; ')}`);
   }
   if (c.added.length > 0) lines.push(`compare: added (new only): ${c.added.join(' ')}`);
   if (c.removed.length > 0) lines.push(`compare: removed (old only): ${c.removed.join(' ')}`);

@@ -91,7 +91,10 @@ export function renderComparison(c: Comparison, bases: { old: string; new: strin
       const newer = { label: `new: ${r.new.version ?? 'not installed'}`, base: bases.new, reportDir: r.new.reportDir };
       const all = [...r.regressions, ...r.improvements, ...r.other];
       const counts = `${r.regressions.length} regressions, ${r.improvements.length} improvements, ${r.other.length} other`;
-      return `<h2 id="${esc(r.key)}">${esc(r.key)} <span class="meta">${esc(counts)}</span></h2>\n${changeTable(all, older, newer, r.key)}`;
+      const same = r.sameVersion
+        ? `\n<p class="meta">The same version on both sides (${esc(r.old.version ?? '')}): these verdicts changed without a release, from timing (a race, a busy machine), the machine or wsgate; they are unstable for this row, not its regressions.</p>`
+        : '';
+      return `<h2 id="${esc(r.key)}">${esc(r.key)} <span class="meta">${esc(counts)}</span></h2>${same}\n${changeTable(all, older, newer, r.key)}`;
     });
   const list = (keys: readonly string[]): string => (keys.length === 0 ? 'none' : keys.map(esc).join(', '));
   const body = `<header class="bar">wsgate interop matrix: comparison</header>
