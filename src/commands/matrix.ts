@@ -45,6 +45,12 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
           describe:
             'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union',
         })
+        .option('browsers-beside', {
+          type: 'boolean',
+          default: true,
+          describe:
+            'Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before',
+        })
         .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
         .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
         .example('$0 matrix --only ws python-websockets --quick --outdir m', 'two implementations, the quick profile')
@@ -74,6 +80,7 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
         cases: a.cases === undefined ? null : a.cases.map(String),
         quick: a.quick,
         jobs: a.jobs ?? null,
+        browsersBeside: a['browsers-beside'] !== false,
         shard: a.shard ?? null,
         versions: (a.versions ?? []).map(String),
         ...(a.versionsDir === undefined ? {} : { versionsDir: a.versionsDir }),

@@ -24,7 +24,7 @@ import { readMatrixAt, writeComparison } from './changes/compare.js';
 import { isJoin, joinMatrices } from './join.js';
 import { readRegistry } from './registry.js';
 import { failedRow, matrixFile, notInstalledRow, ranRow, rowHead, rowKey, selectedCases, unsupportedCases, type MatrixFile, type MatrixRow } from './result.js';
-import { planRows, rowArgs, type Role } from './rows.js';
+import { isBrowserRow, type PlannedRow, planRows, rowArgs, type Role } from './rows.js';
 import { renderSite } from './site.js';
 
 export interface MatrixOptions {
@@ -44,6 +44,8 @@ export interface MatrixOptions {
   versionsDir?: string;
   /** A matrix (its matrix.json or directory) to compare this one with: DIR/compare.json and compare.html. */
   compare?: string | null;
+  /** The browser rows in a lane of their own beside the others (default true). */
+  browsersBeside?: boolean;
   outdir: string;
   signal?: AbortSignal;
 }
@@ -68,30 +70,35 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
     '--no-github',
   ];
   const selection = { cases: o.cases === null ? null : [...o.cases], quick: o.quick, shard };
-  const done: MatrixRow[] = [];
-  const failed: string[] = [];
-  for (const row of rows) {
-    if (o.signal?.aborted === true) return ExitCode.Interrupted;
+  // A fault in one lane stops the other: nothing runs on unobserved once the matrix fails.
+  const fault = new AbortController();
+  const matrixSignal = o.signal === undefined ? fault.signal : AbortSignal.any([o.signal, fault.signal]);
+  const done: Array<MatrixRow | undefined> = new Array(rows.length);
+
+  /** Runs row I and records it; false once the matrix is interrupted. */
+  const runOne = async (i: number): Promise<boolean> => {
+    const row = rows[i] as PlannedRow;
+    if (matrixSignal.aborted) return false;
     if (row.version === null) {
       out.write(`matrix: ${row.key}: not installed; install: ${row.install}\n`);
-      done.push(notInstalledRow(rowHead(row)));
-      continue;
+      done[i] = notInstalledRow(rowHead(row));
+      return true;
     }
     out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}\n`);
     // A row that can play none of the selection has nothing to run: its cells say unsupported.
     if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
-      done.push(ranRow(rowHead(row), o.outdir, selection));
-      continue;
+      done[i] = ranRow(rowHead(row), o.outdir, selection);
+      return true;
     }
     // A row that cannot run (its command never connected, bad arguments in its entry) is recorded
     // with its reason and the matrix goes on: one broken row hides no other.
     let error: string | null = null;
     // Each row's run listens on a signal of its own, which follows the matrix's: what a run leaves
     // listening on it goes with the row, not onto the matrix's signal row after row.
-    const rowSignal = o.signal === undefined ? undefined : AbortSignal.any([o.signal]);
+    const rowSignal = AbortSignal.any([matrixSignal]);
     try {
       const status = await runRow(rowArgs(row, o.outdir, common), rowSignal);
-      if (isAborted(o.signal)) return ExitCode.Interrupted;
+      if (isAborted(matrixSignal)) return false;
       if (status !== ExitCode.Pass && status !== ExitCode.Failure) error = `its run ended with exit status ${status}`;
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
@@ -99,14 +106,53 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
     }
     if (error !== null) {
       out.write(`matrix: ${row.key}: could not run: ${error}\n`);
-      failed.push(row.key);
-      done.push(failedRow(rowHead(row), error));
-      continue;
+      done[i] = failedRow(rowHead(row), error);
+      return true;
     }
-    done.push(ranRow(rowHead(row), o.outdir, selection));
-  }
-  await writeMatrix(o.outdir, matrixFile(selection, done), out, old);
-  return couldNotRun(failed, o.outdir);
+    done[i] = ranRow(rowHead(row), o.outdir, selection);
+    return true;
+  };
+
+  // The browser rows run one after another beside the other rows (which also run one after
+  // another): a browser plays one case at a time and mostly waits on its own processes (Chromium's
+  // whole catalogue: 761 s of wall for 87 s of CPU), so its lane fills the others' idle cores.
+  const indices = rows.map((_, i) => i);
+  const lanes =
+    o.browsersBeside === false
+      ? [indices]
+      : [indices.filter((i) => !isBrowserRow(rows[i] as PlannedRow)), indices.filter((i) => isBrowserRow(rows[i] as PlannedRow))];
+  const completed = await runLanes(lanes, runOne, () => fault.abort());
+  if (!completed || isAborted(o.signal)) return ExitCode.Interrupted;
+  const matrixRows = done.filter((r): r is MatrixRow => r !== undefined);
+  await writeMatrix(o.outdir, matrixFile(selection, matrixRows), out, old);
+  return couldNotRun(matrixRows.filter((r) => r.error !== null).map(rowKey), o.outdir);
+}
+
+/**
+ * Runs the lanes side by side, each its items one after another; resolves true when every item
+ * ran, false when one said the run was interrupted (the lane stops there). On a fault, `stop()` is
+ * called (the other lanes' running items end) and, once every lane has ended, the fault is thrown.
+ */
+export async function runLanes(lanes: readonly (readonly number[])[], task: (i: number) => Promise<boolean>, stop: () => void): Promise<boolean> {
+  let faulted = false;
+  const results = await Promise.allSettled(
+    lanes.map(async (lane) => {
+      for (const i of lane) {
+        if (faulted) return false;
+        try {
+          if (!(await task(i))) return false;
+        } catch (err) {
+          faulted = true;
+          stop();
+          throw err;
+        }
+      }
+      return true;
+    }),
+  );
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
+  return results.every((r) => r.status === 'fulfilled' && r.value);
 }
 
 /** 0 when every row that is installed ran; else, the matrix written whole, a usage error naming the rows that could not. */

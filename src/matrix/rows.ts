@@ -101,10 +101,15 @@ export function rowArgs(row: PlannedRow, outdir: string, common: readonly string
   const cannot = unsupportedOf(row.impl, row.role);
   const unsupported = cannot.length > 0 ? ['--exclude-cases', ...cannot] : [];
   // A browser plays its cases one after another: the matrix's --jobs is not its.
-  const own = r.args.includes('--browser') ? withoutJobs(common) : common;
+  const own = isBrowserRow(row) ? withoutJobs(common) : common;
   // A client row's fuzzing server listens on a free port: matrices (and any other run) side by side never collide on 9001.
   const url = row.role === 'client' && !r.args.includes('--url') ? ['--url', 'ws://127.0.0.1:0'] : [];
   return ['--role', row.role, ...command, ...r.args, ...url, '--agent', row.impl.name, '--outdir', path.join(outdir, row.key), ...unsupported, ...own];
+}
+
+/** A row a browser engine plays (`wsgate run --browser`): one case at a time, waiting on the browser's own clock far more than on a CPU. */
+export function isBrowserRow(row: Pick<PlannedRow, 'impl' | 'role'>): boolean {
+  return row.impl.roles[row.role]?.args.includes('--browser') === true;
 }
 
 /** The arguments without `--jobs N`. */

@@ -79212,9 +79212,12 @@ function rowArgs(row, outdir, common2) {
   const command2 = line2 === void 0 ? [] : row.role === "client" ? ["--client", line2] : ["--server", line2];
   const cannot = unsupportedOf(row.impl, row.role);
   const unsupported = cannot.length > 0 ? ["--exclude-cases", ...cannot] : [];
-  const own2 = r.args.includes("--browser") ? withoutJobs(common2) : common2;
+  const own2 = isBrowserRow(row) ? withoutJobs(common2) : common2;
   const url2 = row.role === "client" && !r.args.includes("--url") ? ["--url", "ws://127.0.0.1:0"] : [];
   return ["--role", row.role, ...command2, ...r.args, ...url2, "--agent", row.impl.name, "--outdir", path16.join(outdir, row.key), ...unsupported, ...own2];
+}
+function isBrowserRow(row) {
+  return row.impl.roles[row.role]?.args.includes("--browser") === true;
 }
 function withoutJobs(args) {
   const at = args.indexOf("--jobs");
@@ -79866,6 +79869,7 @@ td.version { white-space: nowrap; }
 var matrix_exports = {};
 __export(matrix_exports, {
   mergeMatrix: () => mergeMatrix,
+  runLanes: () => runLanes,
   runMatrix: () => runMatrix
 });
 import { existsSync as existsSync4 } from "node:fs";
@@ -79887,27 +79891,29 @@ async function runMatrix(o2, runRow2, out) {
     "--no-github"
   ];
   const selection = { cases: o2.cases === null ? null : [...o2.cases], quick: o2.quick, shard };
-  const done = [];
-  const failed = [];
-  for (const row of rows2) {
-    if (o2.signal?.aborted === true) return ExitCode.Interrupted;
+  const fault = new AbortController();
+  const matrixSignal = o2.signal === void 0 ? fault.signal : AbortSignal.any([o2.signal, fault.signal]);
+  const done = new Array(rows2.length);
+  const runOne = async (i2) => {
+    const row = rows2[i2];
+    if (matrixSignal.aborted) return false;
     if (row.version === null) {
       out.write(`matrix: ${row.key}: not installed; install: ${row.install}
 `);
-      done.push(notInstalledRow(rowHead(row)));
-      continue;
+      done[i2] = notInstalledRow(rowHead(row));
+      return true;
     }
     out.write(`matrix: ${row.key}: ${row.impl.title} ${row.version}
 `);
     if (unsupportedCases(rowHead(row), selection).length === selectedCases(row.role, selection).length) {
-      done.push(ranRow(rowHead(row), o2.outdir, selection));
-      continue;
+      done[i2] = ranRow(rowHead(row), o2.outdir, selection);
+      return true;
     }
     let error62 = null;
-    const rowSignal = o2.signal === void 0 ? void 0 : AbortSignal.any([o2.signal]);
+    const rowSignal = AbortSignal.any([matrixSignal]);
     try {
       const status = await runRow2(rowArgs(row, o2.outdir, common2), rowSignal);
-      if (isAborted(o2.signal)) return ExitCode.Interrupted;
+      if (isAborted(matrixSignal)) return false;
       if (status !== ExitCode.Pass && status !== ExitCode.Failure) error62 = `its run ended with exit status ${status}`;
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
@@ -79916,14 +79922,40 @@ async function runMatrix(o2, runRow2, out) {
     if (error62 !== null) {
       out.write(`matrix: ${row.key}: could not run: ${error62}
 `);
-      failed.push(row.key);
-      done.push(failedRow(rowHead(row), error62));
-      continue;
+      done[i2] = failedRow(rowHead(row), error62);
+      return true;
     }
-    done.push(ranRow(rowHead(row), o2.outdir, selection));
-  }
-  await writeMatrix(o2.outdir, matrixFile(selection, done), out, old);
-  return couldNotRun(failed, o2.outdir);
+    done[i2] = ranRow(rowHead(row), o2.outdir, selection);
+    return true;
+  };
+  const indices = rows2.map((_, i2) => i2);
+  const lanes = o2.browsersBeside === false ? [indices] : [indices.filter((i2) => !isBrowserRow(rows2[i2])), indices.filter((i2) => isBrowserRow(rows2[i2]))];
+  const completed = await runLanes(lanes, runOne, () => fault.abort());
+  if (!completed || isAborted(o2.signal)) return ExitCode.Interrupted;
+  const matrixRows = done.filter((r) => r !== void 0);
+  await writeMatrix(o2.outdir, matrixFile(selection, matrixRows), out, old);
+  return couldNotRun(matrixRows.filter((r) => r.error !== null).map(rowKey), o2.outdir);
+}
+async function runLanes(lanes, task, stop) {
+  let faulted = false;
+  const results = await Promise.allSettled(
+    lanes.map(async (lane) => {
+      for (const i2 of lane) {
+        if (faulted) return false;
+        try {
+          if (!await task(i2)) return false;
+        } catch (err) {
+          faulted = true;
+          stop();
+          throw err;
+        }
+      }
+      return true;
+    })
+  );
+  const failure2 = results.find((r) => r.status === "rejected");
+  if (failure2 !== void 0) throw failure2.reason;
+  return results.every((r) => r.status === "fulfilled" && r.value);
 }
 function couldNotRun(keys, dir) {
   if (keys.length === 0) return ExitCode.Pass;
@@ -95381,6 +95413,10 @@ function matrixCommand(y, context) {
       type: "string",
       array: true,
       describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union"
+    }).option("browsers-beside", {
+      type: "boolean",
+      default: true,
+      describe: "Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before"
     }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m").example("$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v", "two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)").example("$0 matrix --compare old/matrix.json new/matrix.json --outdir diff", "regressions and improvements between two matrices"),
     async (a2) => {
       const { mergeMatrix: mergeMatrix2, runMatrix: runMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
@@ -95405,6 +95441,7 @@ function matrixCommand(y, context) {
         cases: a2.cases === void 0 ? null : a2.cases.map(String),
         quick: a2.quick,
         jobs: a2.jobs ?? null,
+        browsersBeside: a2["browsers-beside"] !== false,
         shard: a2.shard ?? null,
         versions: (a2.versions ?? []).map(String),
         ...a2.versionsDir === void 0 ? {} : { versionsDir: a2.versionsDir },
