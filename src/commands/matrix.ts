@@ -9,54 +9,7 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
   return y.command(
     'matrix',
     'Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing',
-    (y) =>
-      y
-        .option('implementations', { type: 'string', default: 'interop/implementations', describe: 'The registry: one NAME.json per implementation' })
-        .option('only', { type: 'string', array: true, describe: 'Only these implementations (their names)' })
-        .option('role', { type: 'string', choices: ['client', 'server'], describe: 'Only this role of each implementation' })
-        .option('cases', { type: 'string', array: true, describe: 'Case id patterns each row runs (default: every case)' })
-        .option('quick', { type: 'boolean', default: false, describe: 'The quick profile in every row' })
-        .option('jobs', {
-          type: 'number',
-          requiresArg: true,
-          describe: 'Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)',
-        })
-        .option('shard', { type: 'string', requiresArg: true, describe: 'K/N: the K-th of N slices of every row’s cases; join the shards with --merge' })
-        .option('versions', {
-          type: 'string',
-          array: true,
-          describe:
-            "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 …; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases",
-        })
-        .option('versions-dir', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)',
-        })
-        .option('compare', {
-          type: 'string',
-          array: true,
-          describe:
-            'OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html',
-        })
-        .option('merge', {
-          type: 'string',
-          array: true,
-          describe:
-            'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union',
-        })
-        .option('browsers-beside', {
-          type: 'boolean',
-          default: true,
-          describe:
-            'Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before',
-        })
-        .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
-        .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
-        .example('$0 matrix --only ws python-websockets --quick --outdir m', 'two implementations, the quick profile')
-        .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m')
-        .example('$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v', 'two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)')
-        .example('$0 matrix --compare old/matrix.json new/matrix.json --outdir diff', 'regressions and improvements between two matrices'),
+    (y) => matrixOptions(y),
     async (a) => {
       const { mergeMatrix, runMatrix } = await import('../matrix/matrix.js');
       const compare = (a.compare ?? []).map(String);
@@ -92,6 +45,57 @@ export function matrixCommand<T>(y: Argv<T>, context: CommandContext): Argv<T> {
       setStatus(exitForSignal(io.signal) ?? status);
     },
   );
+}
+
+/** The options and examples of `wsgate matrix`. */
+function matrixOptions<T>(y: Argv<T>) {
+  return y
+    .option('implementations', { type: 'string', default: 'interop/implementations', describe: 'The registry: one NAME.json per implementation' })
+    .option('only', { type: 'string', array: true, describe: 'Only these implementations (their names)' })
+    .option('role', { type: 'string', choices: ['client', 'server'], describe: 'Only this role of each implementation' })
+    .option('cases', { type: 'string', array: true, describe: 'Case id patterns each row runs (default: every case)' })
+    .option('quick', { type: 'boolean', default: false, describe: 'The quick profile in every row' })
+    .option('jobs', {
+      type: 'number',
+      requiresArg: true,
+      describe: 'Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)',
+    })
+    .option('shard', { type: 'string', requiresArg: true, describe: 'K/N: the K-th of N slices of every row’s cases; join the shards with --merge' })
+    .option('versions', {
+      type: 'string',
+      array: true,
+      describe:
+        "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 …; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases",
+    })
+    .option('versions-dir', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)',
+    })
+    .option('compare', {
+      type: 'string',
+      array: true,
+      describe:
+        'OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html',
+    })
+    .option('merge', {
+      type: 'string',
+      array: true,
+      describe:
+        'Join these shards’ output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union',
+    })
+    .option('browsers-beside', {
+      type: 'boolean',
+      default: true,
+      describe:
+        'Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before',
+    })
+    .option('outdir', { type: 'string', demandOption: true, describe: 'Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)' })
+    .example('$0 matrix --outdir matrix', 'every installed implementation, every case')
+    .example('$0 matrix --only ws python-websockets --quick --outdir m', 'two implementations, the quick profile')
+    .example('$0 matrix --shard 1/4 --outdir m1', 'the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m')
+    .example('$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v', 'two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)')
+    .example('$0 matrix --compare old/matrix.json new/matrix.json --outdir diff', 'regressions and improvements between two matrices');
 }
 
 /** One row: its arguments read as `wsgate run` reads its flags, then the same engine. */

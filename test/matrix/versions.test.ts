@@ -175,7 +175,7 @@ describe('wsgate matrix --versions', () => {
     const word = await runMain(['matrix', '--only', 'ws', '--versions', 'latest-ish', '--outdir', path.join(dir || '/tmp', 'none')]);
     assert.equal(word.code, 2);
     assert.match(word.stderr, /latest-ish: neither a release \(8\.2\.0\) nor an npm range/);
-    const noReleases = await runMain(['matrix', '--only', 'python-websockets', '--versions', '13.0', '--outdir', path.join(dir || '/tmp', 'none')]);
+    const noReleases = await runMain(['matrix', '--only', 'gorilla', '--versions', '1.5.0', '--outdir', path.join(dir || '/tmp', 'none')]);
     assert.equal(noReleases.code, 2);
     assert.match(noReleases.stderr, /"releases": true/);
   });

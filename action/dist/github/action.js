@@ -95393,31 +95393,7 @@ function matrixCommand(y, context) {
   return y.command(
     "matrix",
     "Run every implementation of the interop registry in each of its roles (one wsgate run per row), then write OUTDIR/matrix.json and the site OUTDIR/index.html; installs nothing",
-    (y2) => y2.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", {
-      type: "number",
-      requiresArg: true,
-      describe: "Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)"
-    }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("versions", {
-      type: "string",
-      array: true,
-      describe: "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 \u2026; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases"
-    }).option("versions-dir", {
-      type: "string",
-      requiresArg: true,
-      describe: "Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)"
-    }).option("compare", {
-      type: "string",
-      array: true,
-      describe: "OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html"
-    }).option("merge", {
-      type: "string",
-      array: true,
-      describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union"
-    }).option("browsers-beside", {
-      type: "boolean",
-      default: true,
-      describe: "Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before"
-    }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m").example("$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v", "two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)").example("$0 matrix --compare old/matrix.json new/matrix.json --outdir diff", "regressions and improvements between two matrices"),
+    (y2) => matrixOptions(y2),
     async (a2) => {
       const { mergeMatrix: mergeMatrix2, runMatrix: runMatrix2 } = await Promise.resolve().then(() => (init_matrix(), matrix_exports));
       const compare = (a2.compare ?? []).map(String);
@@ -95453,6 +95429,33 @@ function matrixCommand(y, context) {
       setStatus(exitForSignal(io.signal) ?? status);
     }
   );
+}
+function matrixOptions(y) {
+  return y.option("implementations", { type: "string", default: "interop/implementations", describe: "The registry: one NAME.json per implementation" }).option("only", { type: "string", array: true, describe: "Only these implementations (their names)" }).option("role", { type: "string", choices: ["client", "server"], describe: "Only this role of each implementation" }).option("cases", { type: "string", array: true, describe: "Case id patterns each row runs (default: every case)" }).option("quick", { type: "boolean", default: false, describe: "The quick profile in every row" }).option("jobs", {
+    type: "number",
+    requiresArg: true,
+    describe: "Cases run at once within a row (default: two per core, at most 8; a browser plays one at a time)"
+  }).option("shard", { type: "string", requiresArg: true, describe: "K/N: the K-th of N slices of every row\u2019s cases; join the shards with --merge" }).option("versions", {
+    type: "string",
+    array: true,
+    describe: "Releases of the one --only implementation, a row each (NAME@RELEASE-ROLE): exact (8.0.0 8.1.0 \u2026; each installed by interop/install.sh NAME@RELEASE) or an npm range ('7 || 8': the installed releases in it); then OUTDIR/changes.html, the cases whose verdict changed between consecutive releases"
+  }).option("versions-dir", {
+    type: "string",
+    requiresArg: true,
+    describe: "Where the releases are installed, one NAME@RELEASE prefix each (default interop/.versions)"
+  }).option("compare", {
+    type: "string",
+    array: true,
+    describe: "OLD: compare this matrix with OLD (its matrix.json or directory); OLD NEW: compare two matrices, running nothing. Writes OUTDIR/compare.json and compare.html"
+  }).option("merge", {
+    type: "string",
+    array: true,
+    describe: "Join these shards\u2019 output directories (each with matrix.json) into OUTDIR instead of running; whole matrices of other rows are joined as their union"
+  }).option("browsers-beside", {
+    type: "boolean",
+    default: true,
+    describe: "Run the browser rows one after another beside the other rows (they wait on the browser far more than they use a CPU); --no-browsers-beside: every row after the one before"
+  }).option("outdir", { type: "string", demandOption: true, describe: "Directory for matrix.json, index.html and a report directory per row (NAME-ROLE)" }).example("$0 matrix --outdir matrix", "every installed implementation, every case").example("$0 matrix --only ws python-websockets --quick --outdir m", "two implementations, the quick profile").example("$0 matrix --shard 1/4 --outdir m1", "the first of four slices; then: wsgate matrix --merge m1 m2 m3 m4 --outdir m").example("$0 matrix --only ws --role server --versions 8.17.0 8.18.0 --outdir v", "two releases of ws (interop/install.sh ws@8.17.0 ws@8.18.0 first)").example("$0 matrix --compare old/matrix.json new/matrix.json --outdir diff", "regressions and improvements between two matrices");
 }
 async function runRow(args, signal, { io, env: env2 }) {
   const [{ resolveRunConfig: resolveRunConfig2 }, { runGate: runGate2 }, { makeLogger: makeLogger2 }] = await Promise.all([
