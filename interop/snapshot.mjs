@@ -4,7 +4,7 @@
 //
 //   node interop/snapshot.mjs [wsgate matrix options]     default: --quick
 //   node interop/snapshot.mjs --site-only                  the site again from the committed matrix.json
-//   node interop/snapshot.mjs --refresh NAME...            only these implementations' rows again, in place
+//   node interop/snapshot.mjs --refresh NAME... [--role R]  only these implementations' rows (of role R) again, in place
 //
 // It runs `wsgate matrix` over the whole registry into a temporary directory, then copies its
 // matrix.json and renders the site without links into the rows' report directories (those are not
@@ -34,7 +34,9 @@ if (args[0] === '--site-only') {
   process.stdout.write(`snapshot: ${path.relative(root, target)}/index.html from its matrix.json\n`);
   process.exit(0);
 }
-const refresh = args[0] === '--refresh' ? args.slice(1) : null;
+const roleAt = args.indexOf('--role');
+const role = roleAt < 0 ? null : args[roleAt + 1];
+const refresh = args[0] === '--refresh' ? args.slice(1).filter((a, i) => a !== '--role' && i !== roleAt) : null;
 if (refresh !== null && refresh.length === 0) {
   process.stderr.write('snapshot: --refresh needs the names of the implementations to run again\n');
   process.exit(2);
@@ -47,7 +49,7 @@ function selectionOf(file) {
 }
 const work = mkdtempSync(path.join(os.tmpdir(), 'wsgate-snapshot-'));
 try {
-  const matrixArgs = refresh === null ? selection : [...selectionOf(committed), '--only', ...refresh];
+  const matrixArgs = refresh === null ? selection : [...selectionOf(committed), ...(role === null ? [] : ['--role', role]), '--only', ...refresh];
   try {
     execFileSync(process.execPath, ['dist/src/cli.js', 'matrix', ...matrixArgs, '--outdir', work], { cwd: root, stdio: 'inherit' });
   } catch (err) {
@@ -63,7 +65,8 @@ try {
     const order = readRegistry(path.join(root, 'interop/implementations')).flatMap((i) =>
       ['client', 'server'].filter((role) => i.roles[role] !== undefined).map((role) => `${i.name}-${role}`),
     );
-    const rows = new Map([...committed.rows.filter((r) => !refresh.includes(r.name)), ...fresh].map((r) => [key(r), r]));
+    const kept = committed.rows.filter((r) => !refresh.includes(r.name) || (role !== null && r.role !== role));
+    const rows = new Map([...kept, ...fresh].map((r) => [key(r), r]));
     committed.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k));
     text = `${JSON.stringify(committed, null, 2)}\n`;
   }
