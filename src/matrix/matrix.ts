@@ -114,8 +114,9 @@ export async function runMatrix(o: MatrixOptions, runRow: RowRunner, out: NodeJS
   };
 
   // The browser rows run one after another beside the other rows (which also run one after
-  // another): a browser plays one case at a time and mostly waits on its own processes (Chromium's
-  // whole catalogue: 761 s of wall for 87 s of CPU), so its lane fills the others' idle cores.
+  // another): a browser plays one case at a time, waiting between its own processes (Chromium's
+  // whole catalogue on 2 cores: 759 s of wall for 508 s of CPU, wsgate's and the browser's: two
+  // thirds of one core), so its lane fills the cores the others leave idle.
   const indices = rows.map((_, i) => i);
   const lanes =
     o.browsersBeside === false
