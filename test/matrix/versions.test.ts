@@ -55,26 +55,14 @@ describe('wsgate matrix --versions', () => {
     }
     out = path.join(dir, 'matrix');
     const versions = ['--versions', `ws@${RELEASES[2]}`, MISSING, ...RELEASES.slice(0, 2)];
-    const res = await runMain([
-      'matrix',
-      '--only',
-      'ws',
-      '--role',
-      'server',
-      ...versions,
-      '--versions-dir',
-      path.join(dir, 'releases'),
-      '--cases',
-      '1.1.1',
-      '9.3.1',
-      '9.3.2',
-      '9.3.3',
-      '--outdir',
-      out,
-    ]);
+    const res = await serverMatrix(versions, ['1.1.1', '9.3.1', '9.3.2', '9.3.3'], out);
     assert.equal(res.code, 0, res.stderr);
     stdout = res.stdout;
   });
+
+  /** ws's server role over the releases installed under the test's directory. */
+  const serverMatrix = (versions: string[], cases: string[], outdir: string) =>
+    runMain(['matrix', '--only', 'ws', '--role', 'server', ...versions, '--versions-dir', path.join(dir, 'releases'), '--cases', ...cases, '--outdir', outdir]);
 
   const rows = (): Row[] => (JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as { rows: Row[] }).rows;
 
@@ -131,22 +119,7 @@ describe('wsgate matrix --versions', () => {
   test('a range is the installed releases in it, oldest first, beside exact ones', async (t) => {
     if (skip !== false) return t.skip(skip);
     const ranged = path.join(dir, 'ranged');
-    const res = await runMain([
-      'matrix',
-      '--only',
-      'ws',
-      '--role',
-      'server',
-      '--versions',
-      '>=8.21.0 <9',
-      '8.20.0',
-      '--versions-dir',
-      path.join(dir, 'releases'),
-      '--cases',
-      '1.1.1',
-      '--outdir',
-      ranged,
-    ]);
+    const res = await serverMatrix(['--versions', '>=8.21.0 <9', '8.20.0'], ['1.1.1'], ranged);
     assert.equal(res.code, 0, res.stderr);
     const got = (JSON.parse(readFileSync(path.join(ranged, 'matrix.json'), 'utf8')) as { rows: Row[] }).rows;
     assert.deepEqual(
