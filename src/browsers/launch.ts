@@ -83,9 +83,12 @@ export async function launchBrowser(setup: BrowserSetup, page: string, spki: str
     const argv = engineArgv(setup.kind, { executable: setup.executable, page, profile, env, spki });
     if (typeof argv === 'string') throw new UsageError(`--browser ${setup.kind.engine}: ${argv}`);
     const command = argv.map(shellQuote).join(' ');
-    // The profile is its home too: an engine that keeps data under $HOME (WebKit's) starts as fresh as one given a profile.
+    // The profile is its home and its TMPDIR too: an engine that keeps data under $HOME (WebKit's)
+    // starts as fresh as one given a profile, and what Chromium leaves in $TMPDIR when it is ended
+    // (its org.chromium.Chromium.* singleton directory) goes with the profile.
     const home = {
       HOME: profile,
+      TMPDIR: profile,
       XDG_CONFIG_HOME: path.join(profile, '.config'),
       XDG_CACHE_HOME: path.join(profile, '.cache'),
       XDG_DATA_HOME: path.join(profile, '.local'),

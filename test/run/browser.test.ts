@@ -204,6 +204,9 @@ describe('Chromium under the watchdog', { skip: needs('chromium'), concurrency: 
     assert.deepEqual(Object.keys(report), [summary.agent]);
     assert.equal(report[summary.agent]?.['1.1.8']?.behavior, 'OK');
     assert.deepEqual(processesNaming(tmp), []);
+    // Its TMPDIR holds the reports and nothing else: Chromium's org.chromium.Chromium.* singleton
+    // directory, which it leaves in $TMPDIR when it is ended, went with the profile.
+    assert.deepEqual(readdirSync(tmp), ['reports']);
   });
 
   test("over wss://: the page over https, Chromium pinning the run's server key", async () => {
@@ -249,6 +252,7 @@ describe('Chromium under the watchdog', { skip: needs('chromium'), concurrency: 
     const report = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(report[summary.agent] ?? {}).sort(), ['5.18', '5.20']);
     assert.deepEqual(processesNaming(tmp), []);
+    assert.deepEqual(readdirSync(tmp), ['reports']);
   });
 
   test('a page that stalls between cases: ended after the browser timeout, launched again, at most twice; the cases it never reached are not run', async () => {

@@ -85513,6 +85513,7 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
       HOME: profile,
+      TMPDIR: profile,
       XDG_CONFIG_HOME: path26.join(profile, ".config"),
       XDG_CACHE_HOME: path26.join(profile, ".cache"),
       XDG_DATA_HOME: path26.join(profile, ".local")
