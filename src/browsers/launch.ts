@@ -77,18 +77,17 @@ export interface LaunchedBrowser {
  */
 export async function launchBrowser(setup: BrowserSetup, page: string, spki: string | null, env: NodeJS.ProcessEnv = process.env): Promise<LaunchedBrowser> {
   const profile = await mkdtemp(path.join(os.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  const tmp = await browserTmpdir();
   let started: ClientProcess | null = null;
   try {
     await prepareProfile(setup.kind, profile);
     const argv = engineArgv(setup.kind, { executable: setup.executable, page, profile, env, spki });
     if (typeof argv === 'string') throw new UsageError(`--browser ${setup.kind.engine}: ${argv}`);
     const command = argv.map(shellQuote).join(' ');
-    // The profile is its home and its TMPDIR too: an engine that keeps data under $HOME (WebKit's)
-    // starts as fresh as one given a profile, and what Chromium leaves in $TMPDIR when it is ended
-    // (its org.chromium.Chromium.* singleton directory) goes with the profile.
+    // The profile is its home too: an engine that keeps data under $HOME (WebKit's) starts as fresh as one given a profile.
     const home = {
       HOME: profile,
-      TMPDIR: profile,
+      TMPDIR: tmp,
       XDG_CONFIG_HOME: path.join(profile, '.config'),
       XDG_CACHE_HOME: path.join(profile, '.cache'),
       XDG_DATA_HOME: path.join(profile, '.local'),
@@ -109,12 +108,27 @@ export async function launchBrowser(setup: BrowserSetup, page: string, spki: str
           await proc.stop(TERM_GRACE_MS);
           await proc.treeGone(5000);
           await rm(profile, { recursive: true, force: true, maxRetries: 3 });
+          await rm(tmp, { recursive: true, force: true, maxRetries: 3 });
         })();
         return disposed;
       },
     };
   } catch (err) {
     await rm(profile, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Chromium's singleton socket, TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, must fit a socket's 107 bytes (or it aborts). */
+const SOCKET_DIR_MAX = 107 - '/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
+
+/**
+ * A TMPDIR of the browser's own, removed with its profile: what Chromium leaves there when it is
+ * ended rather than quit (its org.chromium.Chromium.* directory) goes with it. Under the run's
+ * TMPDIR, or under /tmp when that is too long for Chromium's socket.
+ */
+async function browserTmpdir(): Promise<string> {
+  const base = Buffer.byteLength(os.tmpdir()) + '/wsgate-tmp-XXXXXX'.length <= SOCKET_DIR_MAX ? os.tmpdir() : '/tmp';
+  return mkdtemp(path.join(base, 'wsgate-tmp-'));
 }

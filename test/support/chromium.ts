@@ -40,9 +40,7 @@ export async function headless(
   const profile = await tempDir('wsgate-chromium-');
   const args = ['--headless', ...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...extra, `file://${file}`];
   return new Promise((resolve, reject) => {
-    // Its TMPDIR is the profile: a Chromium ended by the timeout leaves its singleton directory there.
-    const env = { ...process.env, TMPDIR: profile };
-    execFile(chromium(), args, { env, timeout: opts.timeoutMs ?? 90_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(chromium(), args, { timeout: opts.timeoutMs ?? 90_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err !== null && stdout === '' && opts.tolerateFailure !== true) reject(new Error(`chromium failed: ${err.message}\n${stderr}`));
       else resolve({ stdout, stderr });
     });

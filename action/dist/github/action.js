@@ -85505,6 +85505,7 @@ ${String(run.stderr)}`);
 }
 async function launchBrowser(setup, page2, spki, env2 = process.env) {
   const profile = await mkdtemp2(path26.join(os4.tmpdir(), `wsgate-${setup.kind.engine}-`));
+  const tmp = await browserTmpdir();
   let started = null;
   try {
     await prepareProfile(setup.kind, profile);
@@ -85513,7 +85514,7 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
     const command2 = argv.map(shellQuote).join(" ");
     const home = {
       HOME: profile,
-      TMPDIR: profile,
+      TMPDIR: tmp,
       XDG_CONFIG_HOME: path26.join(profile, ".config"),
       XDG_CACHE_HOME: path26.join(profile, ".cache"),
       XDG_DATA_HOME: path26.join(profile, ".local")
@@ -85532,16 +85533,22 @@ async function launchBrowser(setup, page2, spki, env2 = process.env) {
           await proc.stop(TERM_GRACE_MS);
           await proc.treeGone(5e3);
           await rm2(profile, { recursive: true, force: true, maxRetries: 3 });
+          await rm2(tmp, { recursive: true, force: true, maxRetries: 3 });
         })();
         return disposed;
       }
     };
   } catch (err) {
     await rm2(profile, { recursive: true, force: true });
+    await rm2(tmp, { recursive: true, force: true });
     throw err;
   }
 }
-var VERSION_TIMEOUT_MS;
+async function browserTmpdir() {
+  const base = Buffer.byteLength(os4.tmpdir()) + "/wsgate-tmp-XXXXXX".length <= SOCKET_DIR_MAX ? os4.tmpdir() : "/tmp";
+  return mkdtemp2(path26.join(base, "wsgate-tmp-"));
+}
+var VERSION_TIMEOUT_MS, SOCKET_DIR_MAX;
 var init_launch = __esm({
   "src/browsers/launch.ts"() {
     "use strict";
@@ -85551,6 +85558,7 @@ var init_launch = __esm({
     init_waiting();
     init_engines();
     VERSION_TIMEOUT_MS = 2e4;
+    SOCKET_DIR_MAX = 107 - "/org.chromium.Chromium.XXXXXX/SingletonSocket".length;
   }
 });
 
