@@ -11,6 +11,11 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.WebSocketPolicy;
@@ -40,8 +45,13 @@ public final class JettyEcho {
       session.getRemote().sendBytes(ByteBuffer.wrap(payload, offset, length));
     }
 
+    /** The session that failed, when connect() failed with it (it then never counts as opened). */
+    static final AtomicReference<Session> failed = new AtomicReference<>();
+
     @OnWebSocketError
-    public void onError(Throwable cause) {}
+    public void onError(Session session, Throwable cause) {
+      failed.compareAndSet(null, session);
+    }
   }
 
   static void raise(WebSocketPolicy policy) {
@@ -55,13 +65,25 @@ public final class JettyEcho {
       WebSocketClient client = new WebSocketClient();
       raise(client.getPolicy());
       client.start();
-      // The session ends once its closing handshake is done and its connection closed (onClose comes
-      // before the close frame is answered: stopping the client there would answer 1001 instead).
+      // The session ends once its closing handshake is done and its connection closed. onSessionClosed
+      // can come before Jetty's own answer to a close frame is written (a 1002 to an invalid close
+      // code, say; connect() fails with it when the frame comes with the handshake's answer, and the
+      // session is then onError's): stopping the client then would send 1001 "Shutdown" in its place. So the client
+      // stops once the connection itself is closed (the server closes it after the closing
+      // handshake), or after 5 s. (The session's own isOpen() is false as soon as its closing starts:
+      // its endpoint tells.)
+      AtomicReference<WebSocketSession> opened = new AtomicReference<>();
       CountDownLatch ended = new CountDownLatch(1);
       client.addSessionListener(
           new WebSocketSessionListener() {
             @Override
+            public void onSessionOpened(WebSocketSession session) {
+              opened.set(session);
+            }
+
+            @Override
             public void onSessionClosed(WebSocketSession session) {
+              opened.compareAndSet(null, session);
               ended.countDown();
             }
           });
@@ -71,6 +93,17 @@ public final class JettyEcho {
       } catch (Exception e) {
         System.err.println("JettyEcho: " + e);
       } finally {
+        Session session = opened.get();
+        // connect() failed: its session comes to onError, perhaps a moment later.
+        for (int i = 0; session == null && i < 500; i++) {
+          session = Echo.failed.get();
+          if (session == null) Thread.sleep(2);
+        }
+        if (session instanceof WebSocketSession) {
+          EndPoint endPoint = ((Connection) ((WebSocketSession) session).getConnection()).getEndPoint();
+          long deadline = System.nanoTime() + 5_000_000_000L;
+          while (endPoint.isOpen() && System.nanoTime() < deadline) Thread.sleep(2);
+        }
         client.stop();
       }
     } else if (mode.equals("server")) {

@@ -136,8 +136,15 @@ test("the python-autobahn row's client command passes 1.1.1 and 2.1", { skip: ne
 });
 
 test('a role without permessage-deflate cannot play groups 12 and 13: they are unsupported, beside what its entry names', () => {
-  const withOut = { ...entry('python-aiohttp'), supports: { permessageDeflate: false, http2: false } };
-  assert.deepEqual(unsupportedOf(withOut, 'client'), [...(withOut.roles.client?.unsupported ?? []), '12.*', '13.*']);
+  const base = entry('python-websockets');
+  const withOut = { ...base, supports: { permessageDeflate: false, http2: false } };
+  assert.deepEqual(unsupportedOf(withOut, 'client'), ['12.*', '13.*']);
+  const client = base.roles.client;
+  assert.ok(client);
+  const naming = { ...withOut, roles: { client: { ...client, unsupported: ['9.*'] } } };
+  assert.deepEqual(unsupportedOf(naming, 'client'), ['9.*', '12.*', '13.*']);
+  // Named by the entry and implied by its supports: once each.
+  assert.deepEqual(unsupportedOf({ ...entry('python-aiohttp'), supports: { permessageDeflate: false, http2: false } }, 'client'), ['12.*', '13.*']);
   const withDeflate = { ...entry('python-autobahn'), supports: { permessageDeflate: true, http2: false } };
   assert.deepEqual(unsupportedOf(withDeflate, 'server'), withDeflate.roles.server?.unsupported ?? []);
 });
