@@ -14,8 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.WebSocketPolicy;
@@ -68,10 +66,10 @@ public final class JettyEcho {
       // The session ends once its closing handshake is done and its connection closed. onSessionClosed
       // can come before Jetty's own answer to a close frame is written (a 1002 to an invalid close
       // code, say; connect() fails with it when the frame comes with the handshake's answer, and the
-      // session is then onError's): stopping the client then would send 1001 "Shutdown" in its place. So the client
-      // stops once the connection itself is closed (the server closes it after the closing
-      // handshake), or after 5 s. (The session's own isOpen() is false as soon as its closing starts:
-      // its endpoint tells.)
+      // session is then onError's): stopping the client then would send 1001 "Shutdown" in its
+      // place. So the client stops once the connection itself is closed (the server closes it after
+      // the closing handshake), or after 5 s. (The session's own isOpen() is false as soon as its
+      // closing starts: its endpoint tells.)
       AtomicReference<WebSocketSession> opened = new AtomicReference<>();
       CountDownLatch ended = new CountDownLatch(1);
       client.addSessionListener(
