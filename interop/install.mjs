@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Installs implementations of the interop registry (interop/implementations/NAME.json) from their
- * `install` fields; what is installed already (its version reads) is left alone. Run by
+ * `install` fields; what is installed already (its version reads, and its build is there and was made
+ * from the checkout's sources: src/matrix/builds.ts) is left alone. Run by
  * interop/install.sh, from the checkout's root, after the build (it reads the registry and the
  * versions with wsgate's own code: dist/src/matrix/).
  *
@@ -21,6 +22,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { buildCurrent, recordBuild } from '../dist/src/matrix/builds.js';
 import { readRegistry } from '../dist/src/matrix/registry.js';
 import { isRelease, pickReleases, refuseWithoutReleases, releaseOf } from '../dist/src/matrix/releases.js';
 import { programsFound } from '../dist/src/matrix/rows.js';
@@ -102,16 +104,23 @@ function install(impl) {
   if (how.from === 'apt') failed = aptInstall(how.packages);
   else if (how.from === 'npm') failed = npmInstall(how);
   else failed = null; // bundled: wsgate, Node.js or the machine brings it; only its build can be missing
-  if (failed === null && how.build !== undefined) failed = run(['/bin/sh', '-c', how.build]);
+  if (failed === null && how.build !== undefined) failed = runBuild(impl);
   if (failed !== null) return failed;
   if (installedVersion(impl, root) === null) return `installed, but its version does not read (${describe(impl.version)})`;
   return programsFound(impl, root) ? null : 'installed, but the program one of its roles starts is missing';
 }
 
+/** Runs IMPL's build and, when it succeeds, records what it was made from; the reason it failed, or null. */
+function runBuild(impl) {
+  const failed = run(['/bin/sh', '-c', impl.install.build]);
+  if (failed === null) recordBuild(impl, root);
+  return failed;
+}
+
 /** Runs IMPL's build alone; the reason its programs are still missing, or null. */
 function buildOnly(impl) {
   if (impl.install.build === undefined) return 'its program is missing and its entry has no build';
-  const failed = run(['/bin/sh', '-c', impl.install.build]);
+  const failed = runBuild(impl);
   if (failed !== null) return failed;
   return programsFound(impl, root) ? null : 'its build ran, but its program is still missing';
 }
@@ -124,12 +133,13 @@ function describe(version) {
 const failures = [];
 for (const impl of chosen) {
   const before = installedVersion(impl, root);
-  const built = programsFound(impl, root);
+  const built = programsFound(impl, root) && buildCurrent(impl, root);
   if (before !== null && built) {
     process.stdout.write(`install: ${impl.name} ${before}: installed\n`);
     continue;
   }
-  // Installed, but a program its build makes is missing (a fresh cache): only the build runs.
+  // Installed, but a program its build makes is missing (a fresh cache), or was built from another
+  // source than the checkout's (a driver changed since): only the build runs.
   const why = before !== null ? buildOnly(impl) : install(impl);
   if (why === null) process.stdout.write(`install: ${impl.name} ${installedVersion(impl, root)}: installed now\n`);
   else failures.push(`${impl.name}: ${why}`);

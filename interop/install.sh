@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs implementations of the interop registry (interop/implementations/NAME.json): Debian
 # packages with the machine's apt (root or sudo), npm packages with its npm; what is installed already
-# is skipped (an entry whose version reads but whose built program is missing gets its build again).
+# is skipped (an entry whose version reads but whose built program is missing, or was built from an
+# older source of its driver, gets its build again).
 # Ends with a line per implementation it could not install, and exits 1 then.
 #
 #   interop/install.sh [NAME ...]          default: every implementation

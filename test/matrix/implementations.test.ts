@@ -22,10 +22,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { interopCache } from '../../src/matrix/builds.js';
 import { implementationSchema, type Implementation } from '../../src/matrix/registry.js';
 import { freePort } from '../../src/processes/server-process.js';
 import { installedVersion } from '../../src/matrix/version.js';
@@ -34,7 +34,7 @@ import { needsInterop } from '../support/requirements.js';
 import { tempDir } from '../support/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CACHE = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'wsgate-interop');
+const CACHE = interopCache();
 
 async function entry(name: string): Promise<Implementation> {
   const file = path.join(ROOT, 'interop', 'implementations', `${name}.json`);
