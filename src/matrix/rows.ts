@@ -148,12 +148,12 @@ function shellWord(word: string, root: string): string {
   }
 }
 
-/** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
 /** Whether the program of every role IMPL has is there (a built one included); install.sh builds what is missing. */
 export function programsFound(impl: Implementation, root: string): boolean {
   return Object.values(impl.roles).every((r) => r === undefined || r.command === undefined || programFound(r.command, root));
 }
 
+/** Whether a command's program (its first word after VAR=value assignments) is a file under root or on PATH. */
 function programFound(command: string, root: string): boolean {
   const words = command.trim().split(/\s+/);
   const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';
