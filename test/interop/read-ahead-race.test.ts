@@ -117,15 +117,22 @@ for (const [name, script] of [
         assert.equal(res.code, 0, res.stdout + res.stderr);
         const index = JSON.parse(await readFile(path.join(outdir, 'index.json'), 'utf8')) as Record<
           string,
-          Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null }>
+          Record<string, { behavior: string; behaviorClose: string; remoteCloseCode: number | null; reportfile: string }>
         >;
         const cases = index.srv ?? {};
         assert.deepEqual(Object.keys(cases).sort(), RACES);
         for (const id of RACES) {
-          const r = cases[id] as { behavior: string; behaviorClose: string; remoteCloseCode: number | null };
+          const r = cases[id] as { behavior: string; behaviorClose: string; remoteCloseCode: number | null; reportfile: string };
           assert.ok(r.behavior === 'OK' || r.behavior === 'NON-STRICT', `${id}: ${r.behavior}`);
           assert.equal(r.behaviorClose, 'OK', id);
-          assert.equal(r.remoteCloseCode, 1002, id);
+          // Failed once in 7 local .ci/runs (4.2.5 under load, remoteCloseCode null): how it ended, so a failure says why.
+          if (r.remoteCloseCode !== 1002) {
+            const report = JSON.parse(await readFile(path.join(outdir, r.reportfile), 'utf8')) as Record<string, unknown>;
+            const ending = ['wasClean', 'wasNotCleanReason', 'droppedByMe', 'localCloseCode', 'wasServerConnectionDropTimeout'].map(
+              (k) => `${k}=${JSON.stringify(report[k])}`,
+            );
+            assert.fail(`${id}: remoteCloseCode ${r.remoteCloseCode}, not 1002 (${ending.join(', ')})`);
+          }
           seen.push(`${id} ${r.behavior}`);
         }
       }
